@@ -1,0 +1,184 @@
+//! Text edits on the original source: the only way rules change code, so everything they do
+//! not touch stays byte for byte.
+
+use ra_ap_syntax::{TextRange, TextSize};
+
+/// What a rule found at one site: an edit, or (with `replacement: None`) a finding that needs
+/// a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub range: TextRange,
+    pub replacement: Option<String>,
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl Change {
+    pub fn edit(
+        range: TextRange,
+        replacement: impl Into<String>,
+        rule: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Change {
+            range,
+            replacement: Some(replacement.into()),
+            rule,
+            message: message.into(),
+        }
+    }
+
+    pub fn manual(range: TextRange, rule: &'static str, message: impl Into<String>) -> Self {
+        Change {
+            range,
+            replacement: None,
+            rule,
+            message: message.into(),
+        }
+    }
+
+    pub fn delete(range: TextRange, rule: &'static str, message: impl Into<String>) -> Self {
+        Self::edit(range, "", rule, message)
+    }
+
+    pub fn insert(
+        at: TextSize,
+        text: impl Into<String>,
+        rule: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::edit(TextRange::empty(at), text, rule, message)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("rules `{first}` and `{second}` edit overlapping text at bytes {start}..{end}")]
+pub struct OverlapError {
+    pub first: &'static str,
+    pub second: &'static str,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Orders edits, drops exact duplicates and edits nested inside a larger edit (the larger one
+/// rewrites that text as a whole; the next fixed-point pass sees the result), and rejects
+/// edits that partly overlap: those are bugs in a rule, never merged silently.
+pub fn normalize(mut edits: Vec<Change>) -> Result<Vec<Change>, OverlapError> {
+    edits.retain(|c| c.replacement.is_some());
+    // Among equal starts: insertions first (they go before the text an edit there replaces),
+    // then larger ranges, so a container precedes what it contains.
+    edits.sort_by(|a, b| {
+        a.range
+            .start()
+            .cmp(&b.range.start())
+            .then(b.range.is_empty().cmp(&a.range.is_empty()))
+            .then(b.range.end().cmp(&a.range.end()))
+    });
+    edits.dedup_by(|later, earlier| {
+        later.range == earlier.range && later.replacement == earlier.replacement
+    });
+    let mut out: Vec<Change> = Vec::with_capacity(edits.len());
+    for edit in edits {
+        if let Some(last) = out.last() {
+            let nested = !last.range.is_empty()
+                && last.range.contains_range(edit.range)
+                && !(edit.range.is_empty()
+                    && (edit.range.start() == last.range.start()
+                        || edit.range.start() == last.range.end()));
+            if nested {
+                continue;
+            }
+            if edit.range.start() < last.range.end() {
+                return Err(OverlapError {
+                    first: last.rule,
+                    second: edit.rule,
+                    start: edit.range.start().into(),
+                    end: last.range.end().into(),
+                });
+            }
+        }
+        out.push(edit);
+    }
+    Ok(out)
+}
+
+/// Applies normalized edits to `text`.
+pub fn apply(text: &str, edits: &[Change]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut cursor = 0usize;
+    for edit in edits {
+        let start = usize::from(edit.range.start());
+        let end = usize::from(edit.range.end());
+        out.push_str(&text[cursor..start]);
+        out.push_str(edit.replacement.as_deref().unwrap_or_default());
+        cursor = end;
+    }
+    out.push_str(&text[cursor..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(a: u32, b: u32) -> TextRange {
+        TextRange::new(a.into(), b.into())
+    }
+
+    #[test]
+    fn applies_in_order_and_keeps_the_rest() {
+        let edits = normalize(vec![
+            Change::edit(range(6, 11), "there", "b", ""),
+            Change::edit(range(0, 5), "hi", "a", ""),
+        ])
+        .unwrap();
+        assert_eq!(apply("hello world!", &edits), "hi there!");
+    }
+
+    #[test]
+    fn nested_edits_yield_to_the_container() {
+        let edits = normalize(vec![
+            Change::edit(range(2, 4), "X", "inner", ""),
+            Change::delete(range(0, 6), "outer", ""),
+        ])
+        .unwrap();
+        assert_eq!(edits.len(), 1);
+        assert_eq!(apply("abcdefg", &edits), "g");
+    }
+
+    #[test]
+    fn partial_overlap_is_an_error() {
+        let err = normalize(vec![
+            Change::delete(range(0, 4), "first", ""),
+            Change::delete(range(2, 6), "second", ""),
+        ])
+        .unwrap_err();
+        assert_eq!((err.first, err.second), ("first", "second"));
+    }
+
+    #[test]
+    fn insertions_at_a_deletion_boundary_are_kept() {
+        let edits = normalize(vec![
+            Change::delete(range(2, 4), "del", ""),
+            Change::insert(4.into(), "Z", "ins", ""),
+        ])
+        .unwrap();
+        assert_eq!(apply("abcdef", &edits), "abZef");
+    }
+
+    #[test]
+    fn insertion_where_a_deletion_starts_goes_before_it() {
+        let edits = normalize(vec![
+            Change::delete(range(0, 3), "del", ""),
+            Change::insert(0.into(), "use x;\n", "ins", ""),
+        ])
+        .unwrap();
+        assert_eq!(apply("abcdef", &edits), "use x;\ndef");
+    }
+
+    #[test]
+    fn manual_findings_are_not_edits() {
+        let edits = normalize(vec![Change::manual(range(0, 1), "m", "look here")]).unwrap();
+        assert!(edits.is_empty());
+    }
+}

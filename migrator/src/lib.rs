@@ -1,0 +1,20 @@
+//! burn-migrate ports projects written against Burn 0.21 to Burn 0.22.
+//!
+//! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
+//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`migrate`]
+//! (the fixed-point driver and validation), [`emit`] (diffs and diagnostics). [`rules`] holds
+//! the rule set, [`manifest`] the Cargo.toml rewrite.
+
+pub mod discover;
+pub mod edit;
+pub mod emit;
+pub mod error;
+pub mod index;
+pub mod manifest;
+pub mod migrate;
+pub mod rules;
+pub mod source;
+pub mod syntax_util;
+pub mod transforms;
+
+pub use error::Error;

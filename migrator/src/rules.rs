@@ -1,0 +1,207 @@
+//! The rule set: one TOML file per rule in `rules/`, embedded in the binary by `build.rs`.
+//!
+//! A rule file is the single source of a rule's id, documentation and examples. Rules that
+//! code implements (`transform = "..."`) still have a file; data tables that transforms read
+//! (the backend-to-device mapping, the Cargo feature map) live in the rule file that owns them.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::Error;
+
+include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    Tensors,
+    Modules,
+    Devices,
+    Autodiff,
+    Data,
+    Records,
+    Optim,
+    Training,
+    Cargo,
+    Kernels,
+}
+
+/// How far the tool may go on its own with a rule's matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Applied by `--apply`.
+    Safe,
+    /// Applied only with `--apply --unsafe`.
+    Review,
+    /// Reported with guidance, never edited.
+    Manual,
+}
+
+impl fmt::Display for Applicability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Applicability::Safe => "safe",
+            Applicability::Review => "review",
+            Applicability::Manual => "manual",
+        })
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    pub before: String,
+    pub after: String,
+}
+
+/// One 0.21 backend type and what replaces it in 0.22.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackendEntry {
+    /// Type names of the backend (`NdArray`, `Wgpu`, ...), as exported by `burn::backend`.
+    pub types: Vec<String>,
+    /// Device types whose values select this backend (`NdArrayDevice`, ...).
+    #[serde(default)]
+    pub device_types: Vec<String>,
+    /// The 0.22 device expression for the backend's default device.
+    pub device: String,
+    /// Template for a device variant or constructor: `{variant}` is the text after
+    /// `DeviceType::` (`DiscreteGpu(0)`), `{args}` the arguments of `DeviceType::new(..)`.
+    #[serde(default)]
+    pub device_variant: Option<String>,
+    #[serde(default)]
+    pub device_new: Option<String>,
+    /// Per-variant replacements, checked before `device_variant` (`Cuda = "Device::cuda({args})"`).
+    #[serde(default)]
+    pub variants: BTreeMap<String, String>,
+    /// The Cargo feature of `burn` that provides the device in 0.22.
+    pub feature: String,
+}
+
+/// A Cargo feature of `burn` that 0.22 renamed or removed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureMap {
+    pub from: String,
+    /// The 0.22 name; absent when the feature is simply gone.
+    #[serde(default)]
+    pub to: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub id: String,
+    pub title: String,
+    pub category: Category,
+    pub applicability: Applicability,
+    /// Markdown: what changed in Burn 0.22 and why the rewrite is right.
+    pub why: String,
+    /// One line shown under each diagnostic.
+    pub hint: String,
+    /// The Rust transform that implements the rule, for rules that data cannot express.
+    #[serde(default)]
+    pub transform: Option<String>,
+    #[serde(default, rename = "example")]
+    pub examples: Vec<Example>,
+    #[serde(default, rename = "backend")]
+    pub backends: Vec<BackendEntry>,
+    #[serde(default, rename = "feature")]
+    pub features: Vec<FeatureMap>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    rules: BTreeMap<String, Rule>,
+}
+
+impl RuleSet {
+    /// The rules compiled into the binary.
+    pub fn embedded() -> Result<Self, Error> {
+        let mut set = RuleSet {
+            rules: BTreeMap::new(),
+        };
+        for (name, text) in EMBEDDED_RULES {
+            set.add(Path::new(name), text)?;
+        }
+        Ok(set)
+    }
+
+    /// Adds a user's rule files (`--rules DIR`).
+    pub fn add_dir(&mut self, dir: &Path) -> Result<(), Error> {
+        let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            self.add(&path, &text)?;
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, path: &Path, text: &str) -> Result<(), Error> {
+        let rule: Rule = toml_edit::de::from_str(text).map_err(|e| Error::Rule {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        if rule.id != stem {
+            return Err(Error::Rule {
+                path: path.to_path_buf(),
+                message: format!(
+                    "rule id `{}` must match the file name `{stem}.toml`",
+                    rule.id
+                ),
+            });
+        }
+        if self.rules.contains_key(&rule.id) {
+            return Err(Error::Rule {
+                path: path.to_path_buf(),
+                message: format!("a rule with id `{}` is already defined", rule.id),
+            });
+        }
+        self.rules.insert(rule.id.clone(), rule);
+        Ok(())
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Rule> {
+        self.rules.get(id)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Rule> {
+        self.rules.values()
+    }
+
+    /// The backend-to-device table, gathered from every rule that carries one.
+    pub fn backends(&self) -> impl Iterator<Item = &BackendEntry> {
+        self.rules.values().flat_map(|r| r.backends.iter())
+    }
+
+    /// Cargo feature renames and removals, gathered from every rule that carries them.
+    pub fn feature_maps(&self) -> impl Iterator<Item = &FeatureMap> {
+        self.rules.values().flat_map(|r| r.features.iter())
+    }
+
+    /// Looks a rule up for a diagnostic. Transforms name their rules by constant ids, and a
+    /// test checks that each of those ids has a file, so a miss is a bug in the tool.
+    pub fn rule(&self, id: &str) -> Result<&Rule, Error> {
+        self.get(id)
+            .ok_or_else(|| Error::Internal(format!("rule `{id}` has no file in rules/")))
+    }
+}

@@ -1,0 +1,49 @@
+//! Imports `burn::tensor::Device` (and `DeviceKind`) where the other rules brought them into
+//! use and the file does not import them yet.
+
+use ra_ap_syntax::ast::{self, HasModuleItem};
+use ra_ap_syntax::AstNode;
+
+use super::imports::imports_name;
+use super::FileCtx;
+use crate::edit::Change;
+
+pub const RULE: &str = "device-import";
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.needed_imports.is_empty() {
+        return;
+    }
+    let root = ctx.root();
+    let globs: &[&[&str]] = &[&["burn", "prelude"], &["burn", "tensor"]];
+    let missing: Vec<&str> = ctx
+        .needed_imports
+        .iter()
+        .copied()
+        .filter(|name| !imports_name(&root, name, globs))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let line = match missing.as_slice() {
+        [one] => format!("use burn::tensor::{one};\n"),
+        many => format!("use burn::tensor::{{{}}};\n", many.join(", ")),
+    };
+    // Before the first `use` (or the first item): a position no other rule deletes across.
+    let file = ctx.file.tree();
+    let items: Vec<ast::Item> = file.items().collect();
+    let anchor = items
+        .iter()
+        .find(|i| matches!(i, ast::Item::Use(_)))
+        .or_else(|| items.first());
+    let at = match anchor {
+        Some(item) => crate::syntax_util::line_removal_range(item.syntax()).start(),
+        None => file.syntax().text_range().end(),
+    };
+    ctx.push(Change::insert(
+        at,
+        line,
+        RULE,
+        format!("import `{}` from `burn::tensor`", missing.join("`, `")),
+    ));
+}

@@ -1,0 +1,296 @@
+//! Device values of 0.21 backends (`NdArrayDevice::Cpu`, `WgpuDevice::DiscreteGpu(0)`,
+//! `CudaDevice::new(0)`, `FlexDevice`) become 0.22 `Device` constructors, and a
+//! `Default::default()` used as a device becomes the explicit constructor of the backend the
+//! surrounding function selects (0.22's `Device::default()` picks by a fixed priority among all
+//! enabled backends, which silently changes behaviour when several are enabled). When that
+//! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`.
+
+use ra_ap_syntax::ast::{self, HasArgList};
+use ra_ap_syntax::{AstNode, SyntaxNode};
+
+use super::{device_expression, FileCtx};
+use crate::edit::Change;
+use crate::index::BackendSpec;
+use crate::rules::BackendEntry;
+use crate::syntax_util::segment_names;
+
+pub const RULE_VALUE: &str = "backend-device-value";
+pub const RULE_DEFAULT: &str = "default-device";
+
+/// Burn functions and methods that take a device argument.
+const DEVICE_TAKING: &[&str] = &[
+    "from_data",
+    "from_floats",
+    "from_ints",
+    "from_bool",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "random",
+    "arange",
+    "arange_step",
+    "eye",
+    "init",
+    "init_with",
+    "to_device",
+    "fork",
+    "set_device",
+    "seed",
+    "zeros_like",
+    "ones_like",
+];
+
+/// What backend a function body selects.
+enum BodyBackend {
+    None,
+    One(BackendSpec),
+    Conflict,
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let root = ctx.root();
+    for node in root.descendants() {
+        if let Some(call) = ast::CallExpr::cast(node.clone()) {
+            explicit_device_call(ctx, &call);
+            default_device(ctx, &call);
+        } else if let Some(path_expr) = ast::PathExpr::cast(node) {
+            let is_callee = path_expr
+                .syntax()
+                .parent()
+                .and_then(ast::CallExpr::cast)
+                .is_some();
+            if !is_callee {
+                explicit_device_path(ctx, &path_expr);
+            }
+        }
+    }
+}
+
+/// The device-table entry for a device type a path names (`NdArrayDevice`,
+/// `wgpu::WgpuDevice`). Several backends share `WgpuDevice`; the backend the surrounding
+/// function selects decides among them.
+fn device_entry(ctx: &FileCtx, path: &ast::Path, at: &SyntaxNode) -> Option<usize> {
+    let name = ctx.index.burn_backend_name(ctx.file_id, path)?;
+    let first = ctx.index.backend_of_device_type(&name)?;
+    if let BodyBackend::One(spec) = body_backend(ctx, at) {
+        if ctx.index.backends[spec.entry].device_types.contains(&name) {
+            return Some(spec.entry);
+        }
+    }
+    Some(first)
+}
+
+/// `DeviceType::default()`, `DeviceType::new(i)`, `DeviceType::Variant(args)`.
+fn explicit_device_call(ctx: &mut FileCtx, call: &ast::CallExpr) {
+    let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+        return;
+    };
+    let Some(path) = callee.path() else { return };
+    let Some(qualifier) = path.qualifier() else {
+        return;
+    };
+    let Some(entry) = device_entry(ctx, &qualifier, call.syntax()) else {
+        return;
+    };
+    let Some(last) = segment_names(&path).pop() else {
+        return;
+    };
+    let args = call
+        .arg_list()
+        .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
+        .unwrap_or_default();
+    let inner_args = args.trim_start_matches('(').trim_end_matches(')');
+    let expr = device_for_variant(&ctx.index.backends[entry], &last, &args, inner_args);
+    replace_device(ctx, call.syntax(), entry, expr);
+}
+
+/// `FlexDevice` (a unit struct) and unit variants such as `NdArrayDevice::Cpu`.
+fn explicit_device_path(ctx: &mut FileCtx, path_expr: &ast::PathExpr) {
+    let Some(path) = path_expr.path() else { return };
+    if let Some(entry) = device_entry(ctx, &path, path_expr.syntax()) {
+        let expr = ctx.index.backends[entry].device.clone();
+        replace_device(ctx, path_expr.syntax(), entry, expr);
+        return;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return;
+    };
+    let Some(entry) = device_entry(ctx, &qualifier, path_expr.syntax()) else {
+        return;
+    };
+    let Some(variant) = segment_names(&path).pop() else {
+        return;
+    };
+    let expr = device_for_variant(&ctx.index.backends[entry], &variant, "", "");
+    replace_device(ctx, path_expr.syntax(), entry, expr);
+}
+
+/// The 0.22 expression for `DeviceType::<name><args>` (`args` with parentheses, `inner`
+/// without).
+fn device_for_variant(backend: &BackendEntry, name: &str, args: &str, inner: &str) -> String {
+    if let Some(template) = backend.variants.get(name) {
+        return template.replace("{args}", inner);
+    }
+    match name {
+        "default" => backend.device.clone(),
+        "new" => match &backend.device_new {
+            Some(template) => template.replace("{args}", inner),
+            None => backend.device.clone(),
+        },
+        variant => match &backend.device_variant {
+            Some(template) => template.replace("{variant}", &format!("{variant}{args}")),
+            None => backend.device.clone(),
+        },
+    }
+}
+
+fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: String) {
+    if let BodyBackend::One(spec) = body_backend(ctx, node) {
+        if spec.entry == entry && spec.autodiff {
+            expr.push_str(".autodiff()");
+        }
+    }
+    note_imports(ctx, &expr);
+    let message = format!("the device is `{expr}` in Burn 0.22");
+    ctx.push(Change::edit(node.text_range(), expr, RULE_VALUE, message));
+}
+
+fn note_imports(ctx: &mut FileCtx, expr: &str) {
+    ctx.needed_imports.insert("Device");
+    if expr.contains("DeviceKind::") {
+        ctx.needed_imports.insert("DeviceKind");
+    }
+}
+
+/// `Default::default()` where a device is expected.
+fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
+    let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+        return;
+    };
+    let Some(path) = callee.path() else { return };
+    if segment_names(&path) != ["Default", "default"] {
+        return;
+    }
+    if !is_device_site(ctx, call.syntax()) {
+        return;
+    }
+    match body_backend(ctx, call.syntax()) {
+        BodyBackend::One(spec) => {
+            let expr = device_expression(ctx.index, &spec);
+            note_imports(ctx, &expr);
+            let message = format!(
+                "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
+                ctx.index.backends[spec.entry].types[0]
+            );
+            ctx.push(Change::edit(call.syntax().text_range(), expr, RULE_DEFAULT, message));
+        }
+        BodyBackend::Conflict => ctx.push(Change::manual(
+            call.syntax().text_range(),
+            RULE_DEFAULT,
+            "this function selects several backends: replace `Default::default()` with the `Device` constructor this device is for",
+        )),
+        BodyBackend::None => {}
+    }
+}
+
+/// Whether the value of `expr` is used as a device: passed to a device-taking call directly,
+/// by reference or through `.clone()`, or bound by `let` to a name that is.
+fn is_device_site(ctx: &FileCtx, expr: &SyntaxNode) -> bool {
+    if let Some(let_stmt) = expr.parent().and_then(ast::LetStmt::cast) {
+        if let Some(ty) = let_stmt.ty() {
+            let text = ty.syntax().text().to_string();
+            return text.ends_with("Device") && !text.contains('<');
+        }
+        let Some(ast::Pat::IdentPat(pat)) = let_stmt.pat() else {
+            return false;
+        };
+        let Some(name) = pat.name().map(|n| n.text().to_string()) else {
+            return false;
+        };
+        let Some(body) = expr.ancestors().find_map(ast::StmtList::cast) else {
+            return false;
+        };
+        return body
+            .syntax()
+            .descendants()
+            .filter_map(ast::PathExpr::cast)
+            .filter(|p| {
+                p.path()
+                    .and_then(|p| crate::syntax_util::path_as_ident(&p))
+                    .as_deref()
+                    == Some(name.as_str())
+            })
+            .any(|p| is_device_argument(ctx, p.syntax()));
+    }
+    is_device_argument(ctx, expr)
+}
+
+use ra_ap_syntax::ast::HasName;
+
+/// Whether `expr` (possibly under `&` or `.clone()`) is an argument in a device position.
+fn is_device_argument(ctx: &FileCtx, expr: &SyntaxNode) -> bool {
+    let mut node = expr.clone();
+    loop {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        if ast::RefExpr::can_cast(parent.kind()) {
+            node = parent;
+            continue;
+        }
+        if let Some(method) = ast::MethodCallExpr::cast(parent.clone()) {
+            let is_receiver = method.receiver().is_some_and(|r| r.syntax() == &node);
+            if is_receiver && method.name_ref().is_some_and(|n| n.text() == "clone") {
+                node = parent;
+                continue;
+            }
+            return false;
+        }
+        break;
+    }
+    let Some(arg_list) = node.parent().and_then(ast::ArgList::cast) else {
+        return false;
+    };
+    let position = arg_list.args().position(|a| a.syntax() == &node);
+    let Some(call) = arg_list.syntax().parent() else {
+        return false;
+    };
+    let callee = if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+        method.name_ref().map(|n| n.text().to_string())
+    } else if let Some(call) = ast::CallExpr::cast(call) {
+        match call.expr() {
+            Some(ast::Expr::PathExpr(p)) => p.path().and_then(|p| segment_names(&p).pop()),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let Some(callee) = callee else { return false };
+    DEVICE_TAKING.contains(&callee.as_str())
+        || position.is_some_and(|pos| {
+            ctx.index
+                .device_params
+                .get(&callee)
+                .is_some_and(|p| p.contains(&pos))
+        })
+}
+
+/// The concrete backend the function around `node` selects.
+fn body_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
+    let Some(function) = node.ancestors().find_map(ast::Fn::cast) else {
+        return BodyBackend::None;
+    };
+    let specs = ctx.concrete_backends_in(function.syntax());
+    let Some(first) = specs.first() else {
+        return BodyBackend::None;
+    };
+    if specs.iter().any(|s| s.entry != first.entry) {
+        return BodyBackend::Conflict;
+    }
+    BodyBackend::One(BackendSpec {
+        entry: first.entry,
+        autodiff: specs.iter().all(|s| s.autodiff),
+        checkpointing: specs.iter().all(|s| s.checkpointing),
+    })
+}

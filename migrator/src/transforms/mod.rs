@@ -1,0 +1,212 @@
+//! The rewrite stage: transforms turn what the index knows into edits and findings.
+//!
+//! Each transform is one file with a `run` function over one source file; it names the rule
+//! (a file in `rules/`) that each of its edits and findings belongs to.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+
+use ra_ap_syntax::ast::{self, HasGenericParams};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+
+use crate::edit::Change;
+use crate::index::{BackendParam, BackendSpec, Index};
+use crate::source::SourceFile;
+
+mod autodiff_entry;
+mod autodiff_module;
+mod backend_alias;
+mod device_import;
+mod device_type;
+mod device_values;
+mod generic_args;
+mod generic_params;
+mod imports;
+mod into_scalar;
+mod leftovers;
+mod optimizer_init;
+mod phantom;
+mod seed;
+
+/// Every transform, by the name rule files use in their `transform` field.
+pub const TRANSFORMS: &[(&str, fn(&mut FileCtx))] = &[
+    ("generic-params", generic_params::run),
+    ("generic-args", generic_args::run),
+    ("device-type", device_type::run),
+    ("seed", seed::run),
+    ("phantom", phantom::run),
+    ("backend-alias", backend_alias::run),
+    ("device-values", device_values::run),
+    ("autodiff-entry", autodiff_entry::run),
+    ("autodiff-module", autodiff_module::run),
+    ("into-scalar", into_scalar::run),
+    ("optimizer-init", optimizer_init::run),
+    ("imports", imports::run),
+    ("leftovers", leftovers::run),
+    // Last: it adds the imports the others made necessary.
+    ("device-import", device_import::run),
+];
+
+/// Rule ids the transforms emit, so a test can check that each has a rule file.
+pub const RULE_IDS: &[&str] = &[
+    generic_params::RULE,
+    generic_args::RULE,
+    device_type::RULE,
+    seed::RULE,
+    phantom::RULE,
+    backend_alias::RULE,
+    device_values::RULE_VALUE,
+    device_values::RULE_DEFAULT,
+    autodiff_entry::RULE,
+    into_scalar::RULE,
+    into_scalar::RULE_BARE,
+    optimizer_init::RULE,
+    imports::RULE,
+    imports::RULE_AUTODIFF_MODULE,
+    leftovers::RULE_PATH,
+    leftovers::RULE_TRAIT,
+    device_import::RULE,
+];
+
+/// What one transform run sees of one file.
+pub struct FileCtx<'a> {
+    pub index: &'a Index,
+    pub file_id: usize,
+    pub file: &'a SourceFile,
+    /// True when the project already targets Burn 0.22: only regressions are reported.
+    pub migrated: bool,
+    pub changes: Vec<Change>,
+    /// `burn::tensor` names the edits so far brought into use (`Device`, `DeviceKind`).
+    pub needed_imports: BTreeSet<&'static str>,
+    scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
+}
+
+impl<'a> FileCtx<'a> {
+    pub fn new(index: &'a Index, file_id: usize, file: &'a SourceFile, migrated: bool) -> Self {
+        FileCtx {
+            index,
+            file_id,
+            file,
+            migrated,
+            changes: Vec::new(),
+            needed_imports: BTreeSet::new(),
+            scope_cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    pub fn root(&self) -> SyntaxNode {
+        self.file.tree().syntax().clone()
+    }
+
+    pub fn push(&mut self, change: Change) {
+        self.changes.push(change);
+    }
+
+    /// Backend parameters declared by `node` (when it is an item) or any item around it.
+    pub fn backends_in_scope(&self, node: &SyntaxNode) -> Vec<BackendParam> {
+        let mut out = Vec::new();
+        for ancestor in node.ancestors() {
+            let Some(owner) = ast::AnyHasGenericParams::cast(ancestor.clone()) else {
+                continue;
+            };
+            if owner.generic_param_list().is_none() {
+                continue;
+            }
+            let range = ancestor.text_range();
+            let params = self
+                .scope_cache
+                .borrow_mut()
+                .entry(range)
+                .or_insert_with(|| self.index.backend_params(&owner))
+                .clone();
+            out.extend(params);
+        }
+        out
+    }
+
+    /// Whether `ty` is a backend in this scope: a backend parameter, its `InnerBackend`, a
+    /// Burn backend type or an alias of one.
+    pub fn is_backend_type(&self, ty: &ast::Type, scope: &[BackendParam]) -> bool {
+        if let Some(name) = crate::syntax_util::type_as_ident(ty) {
+            if scope.iter().any(|b| b.name == name) {
+                return true;
+            }
+        }
+        if let ast::Type::PathType(path_type) = ty {
+            if let Some(path) = path_type.path() {
+                if is_inner_backend_of(&path, scope) {
+                    return true;
+                }
+            }
+        }
+        self.index.resolve_backend_type(self.file_id, ty).is_some()
+    }
+
+    /// The concrete backends a function body names (its turbofish, annotations, aliases),
+    /// outermost type first: `Autodiff<NdArray>` counts once, as autodiff NdArray.
+    pub fn concrete_backends_in(&self, node: &SyntaxNode) -> Vec<BackendSpec> {
+        let mut found: Vec<(TextRange, BackendSpec)> = Vec::new();
+        for path_type in node.descendants().filter_map(ast::PathType::cast) {
+            let range = path_type.syntax().text_range();
+            if found.iter().any(|(r, _)| r.contains_range(range)) {
+                continue;
+            }
+            if let Some(spec) = self
+                .index
+                .resolve_backend_type(self.file_id, &ast::Type::PathType(path_type))
+            {
+                found.push((range, spec));
+            }
+        }
+        let mut specs: Vec<BackendSpec> = Vec::new();
+        for (_, spec) in found {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+        specs
+    }
+}
+
+/// `B::InnerBackend` or `<B as AutodiffBackend>::InnerBackend` for a backend `B`.
+pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
+    let Some(segment) = path.segment() else {
+        return false;
+    };
+    if segment
+        .name_ref()
+        .is_none_or(|n| n.text() != "InnerBackend")
+    {
+        return false;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return false;
+    };
+    let qualifier_name = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor
+            .ty()
+            .as_ref()
+            .and_then(crate::syntax_util::type_as_ident),
+        None => crate::syntax_util::path_as_ident(&qualifier),
+    };
+    qualifier_name.is_some_and(|n| scope.iter().any(|b| b.name == n))
+}
+
+/// The 0.22 device expression for a resolved backend.
+pub fn device_expression(index: &Index, spec: &BackendSpec) -> String {
+    let mut expr = index.backends[spec.entry].device.clone();
+    if spec.autodiff {
+        expr.push_str(".autodiff()");
+    }
+    if spec.checkpointing {
+        expr.push_str(".gradient_checkpointing()");
+    }
+    expr
+}
+
+/// Runs every transform over one file.
+pub fn run_all(ctx: &mut FileCtx) {
+    for (_, transform) in TRANSFORMS {
+        transform(ctx);
+    }
+}

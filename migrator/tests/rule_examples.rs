@@ -1,0 +1,85 @@
+//! Every example of every rule is a test: the migrator turns `before` into exactly `after`,
+//! and running it again on `after` changes nothing.
+
+use std::collections::BTreeSet;
+
+use burn_migrate::migrate::{migrate_text, Options};
+use burn_migrate::rules::{Category, RuleSet};
+use burn_migrate::transforms::{RULE_IDS, TRANSFORMS};
+
+fn rules() -> RuleSet {
+    RuleSet::embedded().expect("embedded rules load")
+}
+
+#[test]
+fn every_rust_example_migrates_to_its_after() {
+    let rules = rules();
+    let options = Options::default();
+    let mut failures = Vec::new();
+    for rule in rules.iter().filter(|r| r.category != Category::Cargo) {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let outcome =
+                migrate_text(&example.before, &rules, &options).expect("example migrates");
+            assert!(
+                outcome.error.is_none(),
+                "{} example {i}: {:?}",
+                rule.id,
+                outcome.error
+            );
+            if outcome.migrated != example.after {
+                failures.push(format!(
+                    "rule {} example {i}:\n--- expected\n{}\n--- got\n{}",
+                    rule.id, example.after, outcome.migrated
+                ));
+            }
+            let again = migrate_text(&outcome.migrated, &rules, &options).expect("second run");
+            if again.migrated != outcome.migrated {
+                failures.push(format!(
+                    "rule {} example {i} is not idempotent:\n{}",
+                    rule.id, again.migrated
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_manifest_example_migrates_to_its_after() {
+    let rules = rules();
+    let features: Vec<_> = rules.feature_maps().cloned().collect();
+    for rule in rules.iter().filter(|r| r.category == Category::Cargo) {
+        for example in &rule.examples {
+            let out =
+                burn_migrate::manifest::migrate(&example.before, &features).expect("valid TOML");
+            assert_eq!(out.text, example.after, "rule {}", rule.id);
+        }
+    }
+}
+
+#[test]
+fn every_rule_has_an_example_and_every_emitted_rule_has_a_file() {
+    let rules = rules();
+    for rule in rules.iter() {
+        assert!(!rule.examples.is_empty(), "rule {} has no example", rule.id);
+    }
+    for id in RULE_IDS.iter().chain([
+        &burn_migrate::manifest::RULE_VERSION,
+        &burn_migrate::manifest::RULE_FEATURES,
+    ]) {
+        assert!(
+            rules.get(id).is_some(),
+            "rule `{id}` is emitted but has no file in rules/"
+        );
+    }
+    let transforms: BTreeSet<&str> = TRANSFORMS.iter().map(|(name, _)| *name).collect();
+    for rule in rules.iter() {
+        if let Some(t) = &rule.transform {
+            assert!(
+                transforms.contains(t.as_str()),
+                "rule {} names unknown transform {t}",
+                rule.id
+            );
+        }
+    }
+}
