@@ -5,7 +5,7 @@
 //! `Module` (or goes, when `Module` is already imported).
 
 use ra_ap_syntax::ast;
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::FileCtx;
 use crate::edit::Change;
@@ -14,22 +14,27 @@ use crate::syntax_util::{line_removal_range, remove_list_elements, segment_names
 
 pub const RULE: &str = "backend-imports";
 pub const RULE_AUTODIFF_MODULE: &str = "autodiff-module";
+pub const RULE_OPTIMIZER_TRAIT: &str = "optimizer-trait-import";
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated {
         // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`).
         return;
     }
-    let module_imported = imports_name(
-        &ctx.root(),
-        "Module",
-        &[&["burn", "prelude"], &["burn", "module"]],
-    );
+    let names = Names {
+        module_imported: imports_name(
+            &ctx.root(),
+            "Module",
+            &[&["burn", "prelude"], &["burn", "module"]],
+        ),
+        optimizer_named: names_outside_imports(&ctx.root(), "Optimizer"),
+        phantom_data_stays: phantom_data_stays(ctx),
+    };
     for use_item in ctx.root().descendants().filter_map(ast::Use::cast) {
         let Some(tree) = use_item.use_tree() else {
             continue;
         };
-        if visit(ctx, &tree, &mut Vec::new(), module_imported) {
+        if visit(ctx, &tree, &mut Vec::new(), &names) {
             ctx.push(Change::delete(
                 line_removal_range(use_item.syntax()),
                 RULE,
@@ -41,12 +46,15 @@ pub fn run(ctx: &mut FileCtx) {
 
 /// Plans edits for one use tree; returns true when the whole tree should go (the caller
 /// removes it together with its comma, or the whole `use`).
-fn visit(
-    ctx: &mut FileCtx,
-    tree: &ast::UseTree,
-    prefix: &mut Vec<String>,
+/// What the file does with names whose imports depend on it.
+struct Names {
     module_imported: bool,
-) -> bool {
+    optimizer_named: bool,
+    /// Whether `PhantomData` is still used once the backend marker fields are gone.
+    phantom_data_stays: bool,
+}
+
+fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names: &Names) -> bool {
     let depth = prefix.len();
     if let Some(path) = tree.path() {
         prefix.extend(segment_names(&path));
@@ -55,7 +63,7 @@ fn visit(
         let children: Vec<ast::UseTree> = list.use_trees().collect();
         let removed: Vec<bool> = children
             .iter()
-            .map(|c| visit(ctx, c, prefix, module_imported))
+            .map(|c| visit(ctx, c, prefix, names))
             .collect();
         if removed.iter().all(|r| *r) && !children.is_empty() {
             true
@@ -93,18 +101,13 @@ fn visit(
     } else if tree.star_token().is_some() {
         is_backend_module_path(prefix) || is_tensor_backend_module(prefix)
     } else {
-        leaf_decision(ctx, tree, prefix, module_imported)
+        leaf_decision(ctx, tree, prefix, names)
     };
     prefix.truncate(depth);
     remove
 }
 
-fn leaf_decision(
-    ctx: &mut FileCtx,
-    tree: &ast::UseTree,
-    full: &[String],
-    module_imported: bool,
-) -> bool {
+fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names: &Names) -> bool {
     let Some((last, module)) = full.split_last() else {
         return false;
     };
@@ -118,8 +121,24 @@ fn leaf_decision(
     if from_burn && (last == "Backend" || last == "AutodiffBackend") {
         return true;
     }
+    // 0.21 code imported the `Optimizer` trait to call `step`; in 0.22 `step` is inherent to
+    // `ModuleOptimizer` and `Optimizer` names the trait for writing optimizers.
+    let from_optim = module.last().is_some_and(|m| m == "optim");
+    if from_burn && from_optim && last == "Optimizer" && !names.optimizer_named {
+        ctx.push(Change::delete(
+            TextRange::empty(tree.syntax().text_range().start()),
+            RULE_OPTIMIZER_TRAIT,
+            "`step` is a method of `ModuleOptimizer` in Burn 0.22; the trait import is unused",
+        ));
+        return true;
+    }
+    let from_std_marker =
+        full.len() == 3 && (full[0] == "std" || full[0] == "core") && full[1] == "marker";
+    if from_std_marker && last == "PhantomData" && !names.phantom_data_stays {
+        return true;
+    }
     if from_burn && last == "AutodiffModule" {
-        if module_imported {
+        if names.module_imported {
             return true;
         }
         let Some(name) = tree
@@ -137,6 +156,64 @@ fn leaf_decision(
         ));
     }
     false
+}
+
+/// Whether some use of `PhantomData` survives the removal of backend marker fields (or the
+/// file never had one: then its import is none of our business).
+fn phantom_data_stays(ctx: &FileCtx) -> bool {
+    let mut removed_any = false;
+    for name in ctx.root().descendants().filter_map(ast::NameRef::cast) {
+        if name.text() != "PhantomData"
+            || name
+                .syntax()
+                .ancestors()
+                .any(|a| ast::Use::can_cast(a.kind()))
+        {
+            continue;
+        }
+        let in_removed_field = name
+            .syntax()
+            .ancestors()
+            .find_map(ast::RecordField::cast)
+            .is_some_and(|field| {
+                let scope = ctx.backends_in_scope(field.syntax());
+                field
+                    .ty()
+                    .is_some_and(|t| crate::index::is_phantom_of_backend(&t, &scope))
+            });
+        let in_removed_initializer = name
+            .syntax()
+            .ancestors()
+            .find_map(ast::RecordExprField::cast)
+            .is_some_and(|field| {
+                let literal = field.syntax().ancestors().find_map(ast::RecordExpr::cast);
+                let struct_name =
+                    literal.and_then(|l| super::phantom::struct_name(&l.path()?, l.syntax()));
+                let field_name = field.name_ref().map(|n| n.text().to_string());
+                match (struct_name, field_name) {
+                    (Some(s), Some(f)) => ctx
+                        .index
+                        .phantom_fields
+                        .get(&s)
+                        .is_some_and(|fields| fields.contains(&f)),
+                    _ => false,
+                }
+            });
+        if in_removed_field || in_removed_initializer {
+            removed_any = true;
+        } else {
+            return true;
+        }
+    }
+    !removed_any
+}
+
+/// Whether `name` occurs as a path segment outside `use` items (a bound, an impl, a path).
+fn names_outside_imports(root: &SyntaxNode, name: &str) -> bool {
+    root.descendants()
+        .filter_map(ast::NameRef::cast)
+        .filter(|n| n.text() == name)
+        .any(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
 }
 
 /// `burn::tensor::backend` (0.21's home of the backend traits; gone in 0.22).

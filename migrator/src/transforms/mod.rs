@@ -29,7 +29,10 @@ mod phantom;
 mod seed;
 
 /// Every transform, by the name rule files use in their `transform` field.
-pub const TRANSFORMS: &[(&str, fn(&mut FileCtx))] = &[
+/// A transform: reads one file's context, pushes its changes.
+pub type Transform = fn(&mut FileCtx);
+
+pub const TRANSFORMS: &[(&str, Transform)] = &[
     ("generic-params", generic_params::run),
     ("generic-args", generic_args::run),
     ("device-type", device_type::run),
@@ -63,6 +66,7 @@ pub const RULE_IDS: &[&str] = &[
     optimizer_init::RULE,
     imports::RULE,
     imports::RULE_AUTODIFF_MODULE,
+    imports::RULE_OPTIMIZER_TRAIT,
     leftovers::RULE_PATH,
     leftovers::RULE_TRAIT,
     device_import::RULE,

@@ -109,7 +109,7 @@ fn field_name(field: &ast::RecordExprField) -> Option<String> {
 }
 
 /// The struct a literal builds: its last path segment, or the impl's type for `Self { .. }`.
-fn struct_name(path: &ast::Path, at: &ra_ap_syntax::SyntaxNode) -> Option<String> {
+pub(super) fn struct_name(path: &ast::Path, at: &ra_ap_syntax::SyntaxNode) -> Option<String> {
     let name = segment_names(path).pop()?;
     if name != "Self" {
         return Some(name);

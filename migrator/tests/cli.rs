@@ -1,0 +1,187 @@
+//! The command line's contract: exit codes, refusals and messages on bad input.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::*;
+
+fn write(path: &Path, text: &[u8]) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A one-crate Burn 0.21 project with the given `src/main.rs`.
+fn project(main_rs: &[u8]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("Cargo.toml"),
+        b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\"] }\n",
+    );
+    write(&dir.path().join("src/main.rs"), main_rs);
+    dir
+}
+
+const GENERIC_MAIN: &[u8] = b"use burn::prelude::*;\n\nfn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.mul_scalar(2.0)\n}\n\nfn main() {}\n";
+
+#[test]
+fn check_exit_codes() {
+    let dir = project(GENERIC_MAIN);
+    let out = burn_migrate(&["--check"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("backend-generic-param"),
+        "diagnostics name the rule:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("src/main.rs:3"),
+        "diagnostics give file and line:\n{stderr}"
+    );
+
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        diff.contains("-fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+fn double(x: Tensor<1>) -> Tensor<1> {"),
+        "{diff}"
+    );
+
+    let out = burn_migrate(&["--check"], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn diff_writes_nothing() {
+    let dir = project(GENERIC_MAIN);
+    let out = burn_migrate(&["--diff"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("@@"));
+    let main = std::fs::read(dir.path().join("src/main.rs")).unwrap();
+    assert_eq!(main, GENERIC_MAIN);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "no mode given");
+    let out = burn_migrate(&["--check", "--apply"], Path::new("."));
+    assert_eq!(out.status.code(), Some(2), "two modes given");
+}
+
+#[test]
+fn missing_manifest_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = burn_migrate(&["--check"], &empty);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no Cargo.toml"), "{stderr}");
+    let out = burn_migrate(&["--check"], &dir.path().join("does-not-exist"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn package_without_burn_is_reported_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("Cargo.toml"),
+        b"[package]\nname = \"plain\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(&dir.path().join("src/main.rs"), b"fn main() {}\n");
+    let out = burn_migrate(&["--check"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no package"));
+}
+
+#[test]
+fn non_utf8_source_names_the_file() {
+    let dir = project(b"mod bad;\nfn main() {}\n");
+    write(&dir.path().join("src/bad.rs"), b"// caf\xe9\nfn f() {}\n");
+    let out = burn_migrate(&["--check"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.rs") && stderr.contains("UTF-8"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn syntax_errors_in_input_are_kept_and_the_rest_migrates() {
+    // The unclosed call is the user's; the tool must not make it worse, nor stop at it.
+    let dir = project(b"use burn::prelude::*;\n\nfn broken() {\n    let x = foo(;\n}\n\nfn ones<B: Backend>(d: &B::Device) -> Tensor<B, 1> {\n    Tensor::ones([2], d)\n}\n\nfn main() {}\n");
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
+    assert!(main.contains("let x = foo(;"), "{main}");
+    assert!(
+        main.contains("fn ones(d: &Device) -> Tensor<1> {"),
+        "{main}"
+    );
+}
+
+#[test]
+fn apply_refuses_a_dirty_git_tree() {
+    let dir = project(GENERIC_MAIN);
+    let git = |args: &[&str]| {
+        let status = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "init"]);
+    write(
+        &dir.path().join("src/main.rs"),
+        b"use burn::prelude::*;\n// edited\nfn main() {}\n",
+    );
+
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-dirty"));
+
+    let out = burn_migrate(&["--apply", "--allow-dirty"], dir.path());
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn manual_findings_keep_check_failing_after_apply() {
+    let dir = project(b"use burn::prelude::*;\n\nfn zero<B: Backend>() -> B::FloatElem {\n    0.0f32.elem()\n}\n\nfn main() {}\n");
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "a manual finding remains");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("need a person"), "{stderr}");
+}

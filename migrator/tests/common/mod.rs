@@ -1,0 +1,76 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn projects() -> Vec<PathBuf> {
+    let mut projects: Vec<PathBuf> = std::fs::read_dir(repo_root().join("testdata/projects"))
+        .expect("testdata/projects exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.join("before").is_dir())
+        .collect();
+    projects.sort();
+    projects
+}
+
+/// Copies a project tree, leaving out build outputs and lockfiles.
+pub fn copy_project(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy");
+    for entry in std::fs::read_dir(from).expect("read project") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name();
+        if name == "target" || name == "Cargo.lock" {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            copy_project(&path, &to.join(&name));
+        } else {
+            std::fs::copy(&path, to.join(&name)).expect("copy file");
+        }
+    }
+}
+
+/// Every file under `root` (relative path, contents), sorted, build outputs left out.
+pub fn tree_files(root: &Path) -> Vec<(String, String)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("read dir") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if name == "target" || name == "Cargo.lock" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((
+                    rel,
+                    std::fs::read_to_string(&path).expect("UTF-8 fixture file"),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort();
+    out
+}
+
+pub fn burn_migrate(args: &[&str], path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(args)
+        .arg(path)
+        .output()
+        .expect("burn-migrate runs")
+}

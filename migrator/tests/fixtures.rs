@@ -1,0 +1,94 @@
+//! Golden tests over the fixture projects: `--apply` turns each `before/` into exactly its
+//! `after/`, a second run changes nothing, and `--check` fails on `before/` and passes on
+//! `after/`.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn apply_turns_every_before_into_its_after() {
+    let mut failures = Vec::new();
+    for project in projects() {
+        let name = project.file_name().unwrap().to_string_lossy().to_string();
+        let scratch = tempfile::tempdir().unwrap();
+        let work = scratch.path().join(&name);
+        copy_project(&project.join("before"), &work);
+
+        let output = burn_migrate(&["--apply"], &work);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{name}: --apply failed:\n{stderr}"
+        );
+        let expected = tree_files(&project.join("after"));
+        let actual = tree_files(&work);
+        let expected_names: Vec<_> = expected.iter().map(|(n, _)| n.clone()).collect();
+        let actual_names: Vec<_> = actual.iter().map(|(n, _)| n.clone()).collect();
+        assert_eq!(actual_names, expected_names, "{name}: file sets differ");
+        for ((file, want), (_, got)) in expected.iter().zip(&actual) {
+            if want != got {
+                let diff = similar::TextDiff::from_lines(want, got)
+                    .unified_diff()
+                    .header("expected", "actual")
+                    .to_string();
+                failures.push(format!("{name}/{file}:\n{diff}"));
+            }
+        }
+
+        let again = burn_migrate(&["--apply"], &work);
+        assert_eq!(
+            again.status.code(),
+            Some(0),
+            "{name}: second --apply failed"
+        );
+        assert!(
+            again.stdout.is_empty(),
+            "{name}: second --apply changed something:\n{}",
+            String::from_utf8_lossy(&again.stdout)
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn check_fails_on_before_and_passes_on_after() {
+    for project in projects() {
+        let before = burn_migrate(&["--check"], &project.join("before"));
+        assert_eq!(
+            before.status.code(),
+            Some(1),
+            "{}: --check on before/",
+            project.display()
+        );
+        let after = burn_migrate(&["--check"], &project.join("after"));
+        assert_eq!(
+            after.status.code(),
+            Some(0),
+            "{}: --check on after/:\n{}",
+            project.display(),
+            String::from_utf8_lossy(&after.stderr)
+        );
+    }
+}
+
+#[test]
+fn no_backend_generics_remain_in_any_after() {
+    for project in projects() {
+        for (file, text) in tree_files(&project.join("after")) {
+            for needle in [
+                "Tensor<B,",
+                "<B: Backend>",
+                "<B: AutodiffBackend>",
+                "B::Device",
+            ] {
+                assert!(
+                    !text.contains(needle),
+                    "{}/after/{file} still contains `{needle}`",
+                    project.display()
+                );
+            }
+        }
+    }
+}

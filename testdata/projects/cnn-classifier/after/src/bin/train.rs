@@ -1,0 +1,7 @@
+use burn::tensor::Device;
+use cnn_classifier::train;
+
+fn main() {
+    let device = Device::flex().autodiff();
+    train::run(&device, 4);
+}

@@ -1,0 +1,14 @@
+//! Trains a binary scorer with a hand-written loop: Adam, gradients per parameter, and a
+//! validation pass on the inner (non-autodiff) backend after every epoch.
+
+mod data;
+mod model;
+mod training;
+
+use burn::backend::ndarray::NdArrayDevice;
+use burn::backend::{Autodiff, NdArray};
+
+fn main() {
+    let config = training::LoopConfig::new(5, 8);
+    training::run::<Autodiff<NdArray>>(&config, NdArrayDevice::Cpu);
+}
