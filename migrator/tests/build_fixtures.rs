@@ -1,0 +1,129 @@
+//! Slow tier: every fixture's `before/` builds against Burn 0.21.0 and runs, its `after/`
+//! builds against Burn 0.22 (Flex) and runs, and both print the same words and the same
+//! numbers within 1e-4. Burn is built once per version and feature set, in a target directory
+//! outside the checkout (`$BURN_MIGRATE_CACHE/target`), with the versions `framework/` pins.
+//!
+//! Run with `cargo test -- --include-ignored` (what `.ci/run` does).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use burn_migrate::compare::{first_difference, Tolerance};
+use cargo_metadata::{MetadataCommand, TargetKind};
+use common::*;
+
+fn cache_dir() -> PathBuf {
+    match std::env::var_os("BURN_MIGRATE_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("HOME").expect("HOME is set"))
+            .join(".cache/burn-migrate"),
+    }
+}
+
+/// (package, binary) of every binary target of the project at `root`.
+fn binaries(root: &Path) -> Vec<(String, String)> {
+    let metadata = MetadataCommand::new()
+        .manifest_path(root.join("Cargo.toml"))
+        .no_deps()
+        .exec()
+        .expect("fixture manifest is valid");
+    let mut out = Vec::new();
+    for package in metadata.workspace_packages() {
+        for target in &package.targets {
+            if target.kind.contains(&TargetKind::Bin) {
+                out.push((package.name.to_string(), target.name.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Copies one side of a fixture to scratch space with the framework's lockfile, builds it and
+/// runs each binary; returns (binary, stdout) pairs or a description of what failed.
+fn build_and_run(
+    project: &Path,
+    side: &str,
+    framework: &str,
+    target_dir: &Path,
+) -> Result<Vec<(String, String)>, String> {
+    let name = project.file_name().unwrap().to_string_lossy().to_string();
+    let work = cache_dir().join("fixtures").join(&name).join(side);
+    if work.exists() {
+        std::fs::remove_dir_all(&work).expect("clear scratch copy");
+    }
+    copy_project(&project.join(side), &work);
+    std::fs::copy(
+        repo_root()
+            .join("framework")
+            .join(framework)
+            .join("Cargo.lock"),
+        work.join("Cargo.lock"),
+    )
+    .expect("framework lockfile exists");
+
+    let mut outputs = Vec::new();
+    for (package, binary) in binaries(&work) {
+        let started = Instant::now();
+        let output = Command::new(env!("CARGO"))
+            .args(["run", "--quiet", "--package", &package, "--bin", &binary])
+            .current_dir(&work)
+            .env("CARGO_TARGET_DIR", target_dir)
+            .env("CARGO_TERM_COLOR", "never")
+            .output()
+            .expect("cargo runs");
+        eprintln!(
+            "{name}/{side}: {package}/{binary} built and ran in {:.0?}",
+            started.elapsed()
+        );
+        if !output.status.success() {
+            return Err(format!(
+                "{name}/{side}: `cargo run --bin {binary}` failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        outputs.push((binary, String::from_utf8_lossy(&output.stdout).to_string()));
+    }
+    Ok(outputs)
+}
+
+#[test]
+#[ignore = "slow: builds Burn 0.21 and 0.22; run with --include-ignored"]
+fn before_runs_on_burn_0_21_after_on_0_22_and_both_print_the_same() {
+    let target_dir = cache_dir().join("target");
+    let mut failures = Vec::new();
+    for project in projects() {
+        let name = project.file_name().unwrap().to_string_lossy().to_string();
+        let before = build_and_run(&project, "before", "burn-0.21", &target_dir);
+        let after = build_and_run(&project, "after", "burn-0.22", &target_dir);
+        let (before, after) = match (before, after) {
+            (Ok(b), Ok(a)) => (b, a),
+            (b, a) => {
+                failures.extend(b.err());
+                failures.extend(a.err());
+                continue;
+            }
+        };
+        assert!(!before.is_empty(), "{name} has no binary to run");
+        assert_eq!(
+            before.iter().map(|(b, _)| b).collect::<Vec<_>>(),
+            after.iter().map(|(b, _)| b).collect::<Vec<_>>(),
+            "{name}: binaries differ"
+        );
+        for ((binary, old), (_, new)) in before.iter().zip(&after) {
+            assert!(
+                old.chars().any(|c| c.is_ascii_digit()),
+                "{name}/{binary} printed no numbers:\n{old}"
+            );
+            if let Some(difference) = first_difference(old, new, Tolerance::default()) {
+                failures.push(format!(
+                    "{name}/{binary}: {difference}\n--- 0.21\n{old}\n--- 0.22\n{new}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
