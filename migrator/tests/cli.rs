@@ -185,3 +185,53 @@ fn manual_findings_keep_check_failing_after_apply() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("need a person"), "{stderr}");
 }
+
+#[test]
+fn check_on_migrated_code_catches_backend_generics_that_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("Cargo.toml"),
+        b"[package]\nname = \"ported\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n",
+    );
+    write(&dir.path().join("src/main.rs"), b"use burn::prelude::*;\n\nfn main() {\n    let x = Tensor::<1>::ones([2], &Device::flex());\n    println!(\"{}\", x.sum().into_scalar::<f32>());\n}\n");
+    let out = burn_migrate(&["--check"], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("clean"));
+
+    // Someone pastes a 0.21-style helper (with the extension feature's `Backend` trait).
+    write(
+        &dir.path().join("src/helper.rs"),
+        b"use burn::backend::Backend;\nuse burn::tensor::Tensor;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.mul_scalar(2.0)\n}\n",
+    );
+    write(
+        &dir.path().join("src/main.rs"),
+        b"mod helper;\n\nfn main() {}\n",
+    );
+    let out = burn_migrate(&["--check"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("backend-generic-param") && stderr.contains("src/helper.rs:4"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn json_output_lists_findings_with_positions() {
+    let dir = project(GENERIC_MAIN);
+    let out = burn_migrate(&["--check", "--format", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let findings: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let findings = findings.as_array().unwrap();
+    assert!(findings.iter().any(|f| f["rule"] == "backend-generic-param"
+        && f["file"] == "src/main.rs"
+        && f["line"] == 3));
+    assert!(findings
+        .iter()
+        .any(|f| f["rule"] == "cargo-burn-version" && f["file"] == "Cargo.toml"));
+}
