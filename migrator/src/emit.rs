@@ -279,3 +279,30 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     (line, column)
 }
+
+/// One line per suppression comment: what it suppressed, or that it suppressed nothing.
+pub fn suppression_report(report: &Report, rules: &RuleSet) -> Vec<String> {
+    let mut lines = Vec::new();
+    for file in &report.files {
+        for s in &file.suppressions {
+            let line = if rules.get(&s.rule).is_none() {
+                format!(
+                    "warning: {}:{}: `allow({})` names no rule",
+                    file.display, s.line, s.rule
+                )
+            } else if s.used {
+                format!(
+                    "note: {}:{}: `{}` suppressed by comment",
+                    file.display, s.line, s.rule
+                )
+            } else {
+                format!(
+                    "warning: {}:{}: unused suppression `allow({})`",
+                    file.display, s.line, s.rule
+                )
+            };
+            lines.push(line);
+        }
+    }
+    lines
+}

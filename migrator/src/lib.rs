@@ -5,6 +5,7 @@
 //! (the fixed-point driver and validation), [`emit`] (diffs and diagnostics). [`rules`] holds
 //! the rule set, [`manifest`] the Cargo.toml rewrite.
 
+pub mod book;
 pub mod compare;
 pub mod discover;
 pub mod edit;
@@ -15,6 +16,7 @@ pub mod manifest;
 pub mod migrate;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 pub mod syntax_util;
 pub mod transforms;
 

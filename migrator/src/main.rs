@@ -1,19 +1,20 @@
 //! The `burn-migrate` command line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use burn_migrate::emit;
 use burn_migrate::migrate::{self, Options};
 use burn_migrate::rules::RuleSet;
-use clap::{Parser, ValueEnum};
+use burn_migrate::{book, emit};
+use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
 /// Port a Burn 0.21 project to Burn 0.22.
 #[derive(Parser, Debug)]
 #[command(name = "burn-migrate", version, about, long_about = None)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["check", "apply", "diff"])))]
+#[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 struct Cli {
     /// List what still needs migrating (or brings backend generics back); exit 1 if anything.
     #[arg(long)]
@@ -31,7 +32,7 @@ struct Cli {
     #[arg(long)]
     allow_dirty: bool,
     /// Add the rule files of this directory to the built-in rules.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     rules: Option<PathBuf>,
     /// Output format of findings.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -39,6 +40,28 @@ struct Cli {
     /// The project or workspace (a directory or its Cargo.toml).
     #[arg(default_value = ".")]
     path: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the rules: id, category, applicability, title.
+    Rules,
+    /// Print the guide page of one rule.
+    Explain {
+        /// The rule id, as diagnostics show it.
+        id: String,
+    },
+    /// Regenerate the migration guide's rule pages from the rule files.
+    Book {
+        /// Only check that the generated pages are up to date; exit 1 if not.
+        #[arg(long)]
+        check: bool,
+        /// The mdBook directory (with book.toml).
+        #[arg(long, default_value = "book")]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -65,10 +88,71 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             .add_dir(dir)
             .with_context(|| format!("loading rules from {}", dir.display()))?;
     }
+    match &cli.command {
+        Some(Command::Rules) => {
+            list_rules(&rules);
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Explain { id }) => explain(&rules, id),
+        Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
+        None => migrate_project(cli, &rules),
+    }
+}
+
+fn list_rules(rules: &RuleSet) {
+    let width = rules.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    for rule in rules.iter() {
+        println!(
+            "{:<width$}  {:<9}  {:<7}  {}",
+            rule.id,
+            book::category_name(rule.category),
+            rule.applicability.to_string(),
+            rule.title
+        );
+    }
+}
+
+fn explain(rules: &RuleSet, id: &str) -> anyhow::Result<ExitCode> {
+    match rules.get(id) {
+        Some(rule) => {
+            print!("{}", book::rule_page(rule));
+            Ok(ExitCode::SUCCESS)
+        }
+        None => anyhow::bail!("no rule `{id}`; `burn-migrate rules` lists them"),
+    }
+}
+
+fn regenerate_book(rules: &RuleSet, dir: &Path, check: bool) -> anyhow::Result<ExitCode> {
+    let changes = book::plan(dir, rules)?;
+    if check {
+        if changes.is_empty() {
+            eprintln!("burn-migrate: the guide's rule pages are up to date");
+            return Ok(ExitCode::SUCCESS);
+        }
+        for (path, text) in &changes {
+            let what = if text.is_some() {
+                "stale"
+            } else {
+                "no rule generates it"
+            };
+            eprintln!("{}: {what}", path.display());
+        }
+        eprintln!("burn-migrate: run `burn-migrate book` to regenerate the guide's rule pages");
+        return Ok(ExitCode::from(1));
+    }
+    book::write(&changes)?;
+    eprintln!(
+        "burn-migrate: {} file(s) of the guide regenerated",
+        changes.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
     let options = Options {
         allow_review: cli.allow_review,
     };
-    let report = migrate::run(&cli.path, &rules, &options)?;
+    let report = migrate::run(&cli.path, rules, &options)?;
     if !report.uses_burn {
         eprintln!(
             "burn-migrate: no package in {} depends on `burn` or a `burn-*` crate; nothing to do",
@@ -79,8 +163,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
 
     let mut stderr = StandardStream::stderr(ColorChoice::Auto);
     match cli.format {
-        Format::Json => println!("{}", emit::json(&report, &rules, &options)),
-        Format::Human if cli.check => emit::diagnostics(&report, &rules, &options, &mut stderr)?,
+        Format::Json => println!("{}", emit::json(&report, rules, &options)),
+        Format::Human if cli.check => emit::diagnostics(&report, rules, &options, &mut stderr)?,
         Format::Human => {}
     }
 
@@ -93,10 +177,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     if cli.apply || cli.diff {
         print!("{}", emit::diff(&report));
     }
-    eprintln!("{}", emit::summary(&report, &rules, &options));
+    for line in emit::suppression_report(&report, rules) {
+        eprintln!("{line}");
+    }
+    eprintln!("{}", emit::summary(&report, rules, &options));
 
     let remaining = if cli.apply {
-        report.unresolved_count(&rules, &options)
+        report.unresolved_count(rules, &options)
     } else {
         report.finding_count()
     };

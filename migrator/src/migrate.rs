@@ -32,6 +32,8 @@ pub struct FileOutcome {
     pub changes: Vec<Change>,
     /// Why the file was left unchanged despite edits, if it was.
     pub error: Option<String>,
+    /// `// burn-migrate: allow(..)` comments, with whether they suppressed anything.
+    pub suppressions: Vec<crate::suppress::Suppression>,
 }
 
 #[derive(Debug)]
@@ -143,6 +145,7 @@ pub fn rewrite_sources(
             migrated: f.text.clone(),
             changes: Vec::new(),
             error: None,
+            suppressions: crate::suppress::find(f),
         })
         .collect();
     let mut current: Vec<SourceFile> = files.to_vec();
@@ -155,9 +158,17 @@ pub fn rewrite_sources(
             if outcomes[file_id].error.is_some() {
                 continue;
             }
-            let mut ctx = FileCtx::new(&index, file_id, file, migrated);
+            let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
             transforms::run_all(&mut ctx);
-            let changes = ctx.changes;
+            let changes = if pass == 0 {
+                crate::suppress::apply(ctx.changes, &mut outcomes[file_id].suppressions)
+            } else {
+                // Later passes see rewritten text: suppressed sites keep their original form,
+                // so a rule that skipped them in the first pass finds them again; keep the
+                // first pass's decision by suppressing the same rules by comment again.
+                let mut again = crate::suppress::find(file);
+                crate::suppress::apply(ctx.changes, &mut again)
+            };
             for change in &changes {
                 rules.rule(change.rule)?;
             }

@@ -51,11 +51,51 @@ impl fmt::Display for Applicability {
     }
 }
 
+/// A before/after pair. For `safe` and `review` rules, `after` is exactly what the migrator
+/// makes of `before`; for `manual` rules it is the port a person writes, and the migrator must
+/// report the rule on `before`. Either way `before` compiles against Burn 0.21 and `after`
+/// against Burn 0.22.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Example {
     pub before: String,
     pub after: String,
+    /// Burn features the example needs beyond the CPU baseline (`wgpu`, `cuda`, `tch`, ...).
+    #[serde(default)]
+    pub needs: Vec<String>,
+}
+
+/// A rewrite declared entirely in a rule file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum DataRule {
+    /// Imports and fully qualified uses of `from` become `to`; without `to` the import goes.
+    RenamePath {
+        from: String,
+        #[serde(default)]
+        to: Option<String>,
+    },
+    /// Items Burn 0.22 removed: their imports and uses are reported with the rule's guidance.
+    /// A path ending in `::*` stands for everything in that module.
+    RemovedItem { paths: Vec<String> },
+    /// Calls of a method (`.name(..)`) or function (`Type::name(..)`) with `arity`
+    /// arguments: renamed to `to` and/or given new arguments built from `args` templates,
+    /// where `{0}`, `{1}`, ... are the original arguments.
+    RewriteCall {
+        #[serde(default)]
+        method: Option<String>,
+        #[serde(default)]
+        function: Option<String>,
+        #[serde(default)]
+        arity: Option<usize>,
+        /// Only when the receiver is a call of one of these methods (`to_data`, `into_data`).
+        #[serde(default)]
+        receiver_call: Vec<String>,
+        #[serde(default)]
+        to: Option<String>,
+        #[serde(default)]
+        args: Option<Vec<String>>,
+    },
 }
 
 /// One 0.21 backend type and what replaces it in 0.22.
@@ -96,6 +136,9 @@ pub struct FeatureMap {
 #[serde(deny_unknown_fields)]
 pub struct Rule {
     pub id: String,
+    /// The id, interned for the life of the program, for findings to name.
+    #[serde(skip)]
+    pub key: &'static str,
     pub title: String,
     pub category: Category,
     pub applicability: Applicability,
@@ -112,6 +155,8 @@ pub struct Rule {
     pub backends: Vec<BackendEntry>,
     #[serde(default, rename = "feature")]
     pub features: Vec<FeatureMap>,
+    #[serde(default, rename = "rewrite")]
+    pub rewrites: Vec<DataRule>,
 }
 
 #[derive(Debug, Clone)]
@@ -153,7 +198,7 @@ impl RuleSet {
     }
 
     fn add(&mut self, path: &Path, text: &str) -> Result<(), Error> {
-        let rule: Rule = toml_edit::de::from_str(text).map_err(|e| Error::Rule {
+        let mut rule: Rule = toml_edit::de::from_str(text).map_err(|e| Error::Rule {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
@@ -176,6 +221,8 @@ impl RuleSet {
                 message: format!("a rule with id `{}` is already defined", rule.id),
             });
         }
+        // Rule sets are loaded once per run; interning the id lets findings carry `&'static str`.
+        rule.key = Box::leak(rule.id.clone().into_boxed_str());
         self.rules.insert(rule.id.clone(), rule);
         Ok(())
     }
@@ -191,6 +238,13 @@ impl RuleSet {
     /// The backend-to-device table, gathered from every rule that carries one.
     pub fn backends(&self) -> impl Iterator<Item = &BackendEntry> {
         self.rules.values().flat_map(|r| r.backends.iter())
+    }
+
+    /// Every data rewrite, with the id of the rule that declares it.
+    pub fn data_rules(&self) -> impl Iterator<Item = (&'static str, &DataRule)> {
+        self.rules
+            .values()
+            .flat_map(|r| r.rewrites.iter().map(move |d| (r.key, d)))
     }
 
     /// Cargo feature renames and removals, gathered from every rule that carries them.

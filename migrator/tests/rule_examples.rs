@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use burn_migrate::migrate::{migrate_text, Options};
-use burn_migrate::rules::{Category, RuleSet};
+use burn_migrate::rules::{Applicability, Category, RuleSet};
 use burn_migrate::transforms::{RULE_IDS, TRANSFORMS};
 
 fn rules() -> RuleSet {
@@ -26,10 +26,26 @@ fn every_rust_example_migrates_to_its_after() {
                 rule.id,
                 outcome.error
             );
+            if rule.applicability == Applicability::Manual {
+                // A person writes `after`; the tool must point at the site.
+                if !outcome.changes.iter().any(|c| c.rule == rule.id) {
+                    failures.push(format!(
+                        "manual rule {} example {i}: not reported on `before`",
+                        rule.id
+                    ));
+                }
+                continue;
+            }
             if outcome.migrated != example.after {
                 failures.push(format!(
                     "rule {} example {i}:\n--- expected\n{}\n--- got\n{}",
                     rule.id, example.after, outcome.migrated
+                ));
+            }
+            if !outcome.changes.iter().any(|c| c.rule == rule.id) {
+                failures.push(format!(
+                    "rule {} example {i}: the rule itself does not fire",
+                    rule.id
                 ));
             }
             let again = migrate_text(&outcome.migrated, &rules, &options).expect("second run");
@@ -82,4 +98,15 @@ fn every_rule_has_an_example_and_every_emitted_rule_has_a_file() {
             );
         }
     }
+}
+
+#[test]
+fn the_guide_is_up_to_date_with_the_rules() {
+    let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book");
+    let stale = burn_migrate::book::plan(&book, &rules()).expect("book/src/SUMMARY.md exists");
+    let names: Vec<_> = stale.iter().map(|(p, _)| p.display().to_string()).collect();
+    assert!(
+        names.is_empty(),
+        "stale guide pages (run `burn-migrate book`): {names:?}"
+    );
 }

@@ -29,21 +29,25 @@ pub fn run(ctx: &mut FileCtx) {
         [one] => format!("use burn::tensor::{one};\n"),
         many => format!("use burn::tensor::{{{}}};\n", many.join(", ")),
     };
-    // Before the first `use` (or the first item): a position no other rule deletes across.
+    ctx.push(Change::insert(
+        import_anchor(ctx),
+        line,
+        RULE,
+        format!("import `{}` from `burn::tensor`", missing.join("`, `")),
+    ));
+}
+
+/// Where new imports go: before the first `use` (or the first item), a position no other rule
+/// deletes across.
+pub fn import_anchor(ctx: &FileCtx) -> ra_ap_syntax::TextSize {
     let file = ctx.file.tree();
     let items: Vec<ast::Item> = file.items().collect();
     let anchor = items
         .iter()
         .find(|i| matches!(i, ast::Item::Use(_)))
         .or_else(|| items.first());
-    let at = match anchor {
+    match anchor {
         Some(item) => crate::syntax_util::line_removal_range(item.syntax()).start(),
         None => file.syntax().text_range().end(),
-    };
-    ctx.push(Change::insert(
-        at,
-        line,
-        RULE,
-        format!("import `{}` from `burn::tensor`", missing.join("`, `")),
-    ));
+    }
 }

@@ -125,12 +125,16 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     // `ModuleOptimizer` and `Optimizer` names the trait for writing optimizers.
     let from_optim = module.last().is_some_and(|m| m == "optim");
     if from_burn && from_optim && last == "Optimizer" && !names.optimizer_named {
-        ctx.push(Change::delete(
-            TextRange::empty(tree.syntax().text_range().start()),
+        record_removal(
+            ctx,
+            tree,
             RULE_OPTIMIZER_TRAIT,
             "`step` is a method of `ModuleOptimizer` in Burn 0.22; the trait import is unused",
-        ));
+        );
         return true;
+    }
+    if let Some(remove) = data_rule_import(ctx, tree, full) {
+        return remove;
     }
     let from_std_marker =
         full.len() == 3 && (full[0] == "std" || full[0] == "core") && full[1] == "marker";
@@ -139,6 +143,12 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     }
     if from_burn && last == "AutodiffModule" {
         if names.module_imported {
+            record_removal(
+                ctx,
+                tree,
+                RULE_AUTODIFF_MODULE,
+                "`AutodiffModule` is gone in Burn 0.22; `Module` is already imported",
+            );
             return true;
         }
         let Some(name) = tree
@@ -156,6 +166,65 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         ));
     }
     false
+}
+
+/// Applies the rule files' `rename-path` and `removed-item` tables to one imported path.
+/// `Some(true)`: the import goes; `Some(false)`: handled, it stays; `None`: no table matched.
+fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> Option<bool> {
+    use super::data_rules::path_matches;
+    use crate::rules::DataRule;
+    let rules = ctx.rules;
+    for (rule, data) in rules.data_rules() {
+        match data {
+            DataRule::RenamePath { from, to } if path_matches(full, from) => {
+                let Some(to) = to else {
+                    record_removal(
+                        ctx,
+                        tree,
+                        rule,
+                        &format!("`{from}` no longer exists in Burn 0.22"),
+                    );
+                    return Some(true);
+                };
+                let (to_module, to_last) = to.rsplit_once("::").unwrap_or(("", to));
+                let same_module = full[..full.len() - 1].join("::") == to_module;
+                let name = tree
+                    .path()
+                    .and_then(|p| p.segment())
+                    .and_then(|s| s.name_ref())?;
+                if same_module {
+                    ctx.push(Change::edit(
+                        name.syntax().text_range(),
+                        to_last,
+                        rule,
+                        format!("`{from}` is `{to}` in Burn 0.22"),
+                    ));
+                    return Some(false);
+                }
+                let alias = tree
+                    .rename()
+                    .map(|r| format!(" {}", ctx.file.slice(r.syntax().text_range())))
+                    .unwrap_or_default();
+                ctx.push(Change::insert(
+                    super::device_import::import_anchor(ctx),
+                    format!("use {to}{alias};\n"),
+                    rule,
+                    format!("`{from}` is `{to}` in Burn 0.22"),
+                ));
+                return Some(true);
+            }
+            DataRule::RemovedItem { paths } if paths.iter().any(|p| path_matches(full, p)) => {
+                ctx.push(Change::manual(
+                    tree.syntax().text_range(),
+                    rule,
+                    format!("`{}` was removed in Burn 0.22", full.join("::")),
+                ));
+                return Some(false);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether some use of `PhantomData` survives the removal of backend marker fields (or the
@@ -216,6 +285,17 @@ fn names_outside_imports(root: &SyntaxNode, name: &str) -> bool {
         .any(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
 }
 
+/// Records which rule removes an import leaf. The removal itself is one edit for the whole
+/// list or `use` item (made by the caller, under `backend-imports`); this zero-width edit
+/// carries the specific rule into the report and the diff.
+fn record_removal(ctx: &mut FileCtx, tree: &ast::UseTree, rule: &'static str, message: &str) {
+    ctx.push(Change::delete(
+        TextRange::empty(tree.syntax().text_range().start()),
+        rule,
+        message,
+    ));
+}
+
 /// `burn::tensor::backend` (0.21's home of the backend traits; gone in 0.22).
 fn is_tensor_backend_module(path: &[String]) -> bool {
     path.len() >= 3 && path[0] == "burn" && path[1] == "tensor" && path[2] == "backend"
@@ -245,7 +325,7 @@ pub fn imports_name(root: &SyntaxNode, name: &str, globs: &[&[&str]]) -> bool {
 }
 
 /// The full path a use tree stands for, prefixes of enclosing trees included.
-fn full_use_path(tree: &ast::UseTree) -> Vec<String> {
+pub(super) fn full_use_path(tree: &ast::UseTree) -> Vec<String> {
     let mut parts = Vec::new();
     let mut current = Some(tree.clone());
     while let Some(t) = current {

@@ -11,11 +11,13 @@ use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use crate::edit::Change;
 use crate::index::{BackendParam, BackendSpec, Index};
+use crate::rules::RuleSet;
 use crate::source::SourceFile;
 
 mod autodiff_entry;
 mod autodiff_module;
 mod backend_alias;
+mod data_rules;
 mod device_import;
 mod device_type;
 mod device_values;
@@ -43,6 +45,7 @@ pub const TRANSFORMS: &[(&str, Transform)] = &[
     ("autodiff-entry", autodiff_entry::run),
     ("autodiff-module", autodiff_module::run),
     ("into-scalar", into_scalar::run),
+    ("data-rules", data_rules::run),
     ("optimizer-init", optimizer_init::run),
     ("imports", imports::run),
     ("leftovers", leftovers::run),
@@ -75,6 +78,7 @@ pub const RULE_IDS: &[&str] = &[
 /// What one transform run sees of one file.
 pub struct FileCtx<'a> {
     pub index: &'a Index,
+    pub rules: &'a RuleSet,
     pub file_id: usize,
     pub file: &'a SourceFile,
     /// True when the project already targets Burn 0.22: only regressions are reported.
@@ -86,9 +90,16 @@ pub struct FileCtx<'a> {
 }
 
 impl<'a> FileCtx<'a> {
-    pub fn new(index: &'a Index, file_id: usize, file: &'a SourceFile, migrated: bool) -> Self {
+    pub fn new(
+        index: &'a Index,
+        rules: &'a RuleSet,
+        file_id: usize,
+        file: &'a SourceFile,
+        migrated: bool,
+    ) -> Self {
         FileCtx {
             index,
+            rules,
             file_id,
             file,
             migrated,
