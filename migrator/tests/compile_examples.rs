@@ -1,0 +1,129 @@
+//! Slow tier: every rule example compiles twice, `before` against Burn 0.21.0 and `after`
+//! against Burn 0.22, as modules of one generated crate per version (so Burn is checked once
+//! per version). Examples that need a backend this machine cannot build (`needs`) are listed
+//! and skipped.
+//!
+//! Run with `cargo test -- --include-ignored` (what `.ci/run` does).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use burn_migrate::rules::{Category, RuleSet};
+use common::*;
+
+/// Burn features the example crates enable, per version.
+const FEATURES_0_21: &[&str] = &["ndarray", "autodiff", "dataset", "train"];
+const FEATURES_0_22: &[&str] = &["flex", "autodiff", "dataset", "train", "extension"];
+/// What an example may `need` here (the baseline of each version covers these).
+const AVAILABLE: &[&str] = &[
+    "ndarray",
+    "flex",
+    "autodiff",
+    "dataset",
+    "train",
+    "extension",
+];
+
+fn cache_dir() -> PathBuf {
+    match std::env::var_os("BURN_MIGRATE_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var_os("HOME").expect("HOME is set"))
+            .join(".cache/burn-migrate"),
+    }
+}
+
+/// Writes the example crate for one side and runs `cargo check`; returns the errors.
+fn check_side(
+    side: &str,
+    burn: &str,
+    framework: &str,
+    features: &[&str],
+    examples: &[(String, String)],
+) -> Option<String> {
+    let dir = cache_dir().join("rule-examples").join(side);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let features: Vec<String> = features.iter().map(|f| format!("{f:?}")).collect();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"rule-examples-{side}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\nburn = {{ version = \"{burn}\", features = [{}] }}\n",
+            features.join(", ")
+        ),
+    )
+    .unwrap();
+    std::fs::copy(
+        repo_root()
+            .join("framework")
+            .join(framework)
+            .join("Cargo.lock"),
+        dir.join("Cargo.lock"),
+    )
+    .unwrap();
+    let mut lib = String::from(
+        "//! Generated from rules/*.toml by the compile_examples test.\n#![allow(warnings)]\n\n",
+    );
+    for (module, text) in examples {
+        lib.push_str(&format!("mod {module};\n"));
+        std::fs::write(dir.join("src").join(format!("{module}.rs")), text).unwrap();
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+
+    let output = Command::new(env!("CARGO"))
+        .args(["check", "--lib", "--message-format=short"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", cache_dir().join("target"))
+        .env("CARGO_TERM_COLOR", "never")
+        .output()
+        .expect("cargo runs");
+    if output.status.success() {
+        return None;
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    Some(format!(
+        "{side}: {} error line(s):\n{}",
+        errors.len(),
+        errors.join("\n")
+    ))
+}
+
+#[test]
+#[ignore = "slow: checks every rule example against Burn 0.21 and 0.22; run with --include-ignored"]
+fn before_compiles_on_burn_0_21_and_after_on_0_22() {
+    let rules = RuleSet::embedded().unwrap();
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut skipped = Vec::new();
+    for rule in rules.iter().filter(|r| r.category != Category::Cargo) {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let module = format!("{}_{i}", rule.id.replace('-', "_"));
+            if let Some(missing) = example
+                .needs
+                .iter()
+                .find(|n| !AVAILABLE.contains(&n.as_str()))
+            {
+                skipped.push(format!("{module} (needs `{missing}`)"));
+                continue;
+            }
+            before.push((module.clone(), example.before.clone()));
+            after.push((module, example.after.clone()));
+        }
+    }
+    eprintln!(
+        "checking {} examples per side; skipped: {skipped:?}",
+        before.len()
+    );
+    let failures: Vec<String> = [
+        check_side("before", "=0.21.0", "burn-0.21", FEATURES_0_21, &before),
+        check_side("after", "0.22.0", "burn-0.22", FEATURES_0_22, &after),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
