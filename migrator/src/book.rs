@@ -141,7 +141,25 @@ fn describe(rewrite: &DataRule) -> String {
             format!("`{from}` becomes `{to}` (imports and paths)")
         }
         DataRule::RenamePath { from, to: None } => format!("imports of `{from}` are removed"),
-        DataRule::RemovedItem { paths } => format!("uses of {} are reported", code_list(paths)),
+        DataRule::RemovedItem { paths, .. } => format!("uses of {} are reported", code_list(paths)),
+        DataRule::ReportCall {
+            method,
+            function,
+            arity,
+            ..
+        } => {
+            let name = method
+                .as_deref()
+                .map(|m| format!(".{m}(..)"))
+                .or_else(|| function.as_deref().map(|f| format!("{f}(..)")));
+            let arity = arity
+                .map(|n| format!(" with {n} argument(s)"))
+                .unwrap_or_default();
+            format!(
+                "calls of `{}`{arity} are reported",
+                name.unwrap_or_default()
+            )
+        }
         DataRule::RewriteCall {
             method,
             function,
@@ -239,7 +257,7 @@ fn updated_summary(current: &str, rules: &RuleSet) -> String {
                 &current[end + SUMMARY_END.len()..]
             )
         }
-        _ => format!("{}\n# Rules\n\n{section}\n", current.trim_end()),
+        _ => format!("{}\n\n# Rules\n\n{section}\n", current.trim_end()),
     }
 }
 

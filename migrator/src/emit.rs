@@ -130,7 +130,14 @@ pub fn diagnostics(
         let id = files.add(manifest.display.clone(), manifest.original.clone());
         for change in &manifest.changes {
             let range = key_range(&manifest.original, &change.key);
-            let diagnostic = finding(id, range, change.rule, &change.message, true, rules);
+            let diagnostic = finding(
+                id,
+                range,
+                change.rule,
+                &change.message,
+                change.fixable,
+                rules,
+            );
             emit_one(writer, &config, &files, &diagnostic)?;
         }
         if let Some(error) = &manifest.error {
@@ -266,7 +273,7 @@ pub fn json(report: &Report, rules: &RuleSet, options: &Options) -> String {
                 column,
                 rule: change.rule,
                 message: &change.message,
-                fixable: true,
+                fixable: change.fixable,
             });
         }
     }

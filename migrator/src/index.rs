@@ -101,6 +101,8 @@ pub struct Index {
     pub device_params: HashMap<String, Vec<usize>>,
     pub files: Vec<FileNames>,
     pub backends: Vec<BackendEntry>,
+    /// Names of the workspace's `#[derive(Module)]` types.
+    pub modules: HashSet<String>,
 }
 
 /// A generic parameter found to be a backend.
@@ -123,6 +125,12 @@ impl Index {
             .map(|f| file_names(f.tree().syntax()))
             .collect();
         index.collect_backend_traits(files);
+        index.modules = files
+            .iter()
+            .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Adt::cast))
+            .filter(derives_module)
+            .filter_map(|adt| Some(adt.name()?.text().to_string()))
+            .collect();
         index.collect_aliases(files);
         // Two rounds: an unbounded parameter passed at another item's backend position is a
         // backend too, which the first round makes known.
@@ -383,10 +391,15 @@ impl Index {
     }
 
     /// The device-table entry of a device type name (`NdArrayDevice`, `WgpuDevice`, ...).
+    /// Several backends share a device type (`WgpuDevice` serves `Wgpu`, `Vulkan`, `Metal`,
+    /// `WebGpu`); without other context the one it is named after wins.
     pub fn backend_of_device_type(&self, name: &str) -> Option<usize> {
+        let serves = |b: &BackendEntry| b.device_types.iter().any(|t| t == name);
+        let named_after = |b: &BackendEntry| b.types.iter().any(|t| format!("{t}Device") == name);
         self.backends
             .iter()
-            .position(|b| b.device_types.iter().any(|t| t == name))
+            .position(|b| serves(b) && named_after(b))
+            .or_else(|| self.backends.iter().position(serves))
     }
 }
 
@@ -566,4 +579,23 @@ fn collect_use_tree(tree: &ast::UseTree, prefix: &mut Vec<String>, names: &mut F
         None => {}
     }
     prefix.truncate(depth);
+}
+
+/// Whether a struct or enum has `#[derive(.., Module, ..)]`.
+fn derives_module(adt: &ast::Adt) -> bool {
+    use ra_ap_syntax::ast::HasAttrs;
+    adt.attrs().any(|attr| {
+        let Some(meta) = attr.meta() else {
+            return false;
+        };
+        meta.path().is_some_and(|p| p.syntax().text() == "derive")
+            && matches!(&meta, ast::Meta::TokenTreeMeta(m) if m.token_tree().is_some_and(|tt| {
+                tt.syntax()
+                    .text()
+                    .to_string()
+                    .trim_matches(['(', ')'])
+                    .split(',')
+                    .any(|n| n.trim() == "Module" || n.trim().ends_with("::Module"))
+            }))
+    })
 }

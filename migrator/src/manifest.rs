@@ -4,7 +4,7 @@
 
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
-use crate::rules::FeatureMap;
+use crate::rules::{FeatureAdd, FeatureMap};
 
 pub const RULE_VERSION: &str = "cargo-burn-version";
 pub const RULE_FEATURES: &str = "cargo-burn-features";
@@ -17,6 +17,8 @@ pub const BURN_SUBCRATE_VERSION: &str = "0.22";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestChange {
     pub rule: &'static str,
+    /// False for findings a person has to act on.
+    pub fixable: bool,
     /// The dependency key the change is about, to locate it in the text.
     pub key: String,
     pub message: String,
@@ -27,8 +29,16 @@ pub struct ManifestResult {
     pub changes: Vec<ManifestChange>,
 }
 
+/// What a manifest rewrite needs to know besides the manifest.
+pub struct FeatureRules<'a> {
+    pub maps: &'a [FeatureMap],
+    pub adds: &'a [FeatureAdd],
+    /// Whether the workspace's code names a path (for `FeatureAdd::when_path`).
+    pub code_uses: &'a dyn Fn(&str) -> bool,
+}
+
 /// Migrates one manifest's text. Errors are TOML parse errors, as text for the report.
-pub fn migrate(text: &str, features: &[FeatureMap]) -> Result<ManifestResult, String> {
+pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, String> {
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| e.to_string())?;
@@ -70,7 +80,7 @@ pub fn migrate(text: &str, features: &[FeatureMap]) -> Result<ManifestResult, St
 
 fn migrate_dependency_table(
     table: &mut dyn toml_edit::TableLike,
-    features: &[FeatureMap],
+    features: &FeatureRules,
     changes: &mut Vec<ManifestChange>,
 ) {
     for (key, item) in table.iter_mut() {
@@ -117,17 +127,56 @@ fn migrate_dependency_table(
                 }
                 if is_burn {
                     if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
-                        map_feature_array(array, "", features, &key, changes);
+                        map_feature_array(array, "", features.maps, &key, changes);
                     }
+                    add_features(dep, features, &key, changes);
                 }
             }
         }
     }
 }
 
+/// Adds the features 0.22 needs for what the code uses (`linalg`, `optim` without defaults).
+fn add_features(
+    dep: &mut dyn toml_edit::TableLike,
+    features: &FeatureRules,
+    key: &str,
+    changes: &mut Vec<ManifestChange>,
+) {
+    let without_defaults = dep.get("default-features").and_then(Item::as_bool) == Some(false);
+    for add in features.adds {
+        if add.only_without_default_features && !without_defaults {
+            continue;
+        }
+        if !(features.code_uses)(&add.when_path) {
+            continue;
+        }
+        let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
+            continue;
+        };
+        if array
+            .iter()
+            .any(|v| v.as_str() == Some(add.feature.as_str()))
+        {
+            continue;
+        }
+        array.push(add.feature.as_str());
+        changes.push(ManifestChange {
+            rule: add.rule,
+            fixable: true,
+            key: key.to_string(),
+            message: format!(
+                "the code uses `{}`, which needs Burn feature `{}` in 0.22",
+                add.when_path, add.feature
+            ),
+        });
+    }
+}
+
 fn version_change(key: &str, target: &str) -> ManifestChange {
     ManifestChange {
         rule: RULE_VERSION,
+        fixable: true,
         key: key.to_string(),
         message: format!("`{key}` moves to {target}"),
     }
@@ -141,13 +190,13 @@ fn needs_bump(req: &str) -> bool {
 /// `[features] gpu = ["burn/wgpu"]`: Burn features named from the package's own features.
 fn migrate_feature_table(
     table: &mut Table,
-    features: &[FeatureMap],
+    features: &FeatureRules,
     changes: &mut Vec<ManifestChange>,
 ) {
     for (_, item) in table.iter_mut() {
         if let Some(array) = item.as_array_mut() {
-            map_feature_array(array, "burn/", features, "features", changes);
-            map_feature_array(array, "burn?/", features, "features", changes);
+            map_feature_array(array, "burn/", features.maps, "features", changes);
+            map_feature_array(array, "burn?/", features.maps, "features", changes);
         }
     }
 }
@@ -176,6 +225,16 @@ fn map_feature_array(
             i += 1;
             continue;
         };
+        if let Some(message) = &map.manual {
+            changes.push(ManifestChange {
+                rule: map.rule,
+                fixable: false,
+                key: key.to_string(),
+                message: message.clone(),
+            });
+            i += 1;
+            continue;
+        }
         let already = |feature: &str, array: &Array| {
             array
                 .iter()
@@ -188,7 +247,8 @@ fn map_feature_array(
                 *value.decor_mut() = decor;
                 array.replace(i, value);
                 changes.push(ManifestChange {
-                    rule: RULE_FEATURES,
+                    rule: map.rule,
+                    fixable: true,
                     key: key.to_string(),
                     message: format!("Burn feature `{name}` becomes `{to}`"),
                 });
@@ -204,7 +264,8 @@ fn map_feature_array(
                     }
                 }
                 changes.push(ManifestChange {
-                    rule: RULE_FEATURES,
+                    rule: map.rule,
+                    fixable: true,
                     key: key.to_string(),
                     message: match &map.to {
                         Some(to) => {
@@ -222,23 +283,35 @@ fn map_feature_array(
 mod tests {
     use super::*;
 
-    fn maps() -> Vec<FeatureMap> {
-        vec![
-            FeatureMap {
-                from: "ndarray".into(),
-                to: Some("flex".into()),
-            },
-            FeatureMap {
-                from: "dispatch".into(),
-                to: None,
-            },
-        ]
+    fn map(from: &str, to: Option<&str>) -> FeatureMap {
+        FeatureMap {
+            from: from.into(),
+            to: to.map(Into::into),
+            manual: None,
+            rule: RULE_FEATURES,
+        }
+    }
+
+    fn run(text: &str) -> ManifestResult {
+        let maps = vec![map("ndarray", Some("flex")), map("dispatch", None)];
+        let adds = vec![FeatureAdd {
+            feature: "optim".into(),
+            when_path: "burn::optim".into(),
+            only_without_default_features: true,
+            rule: "cargo-optim-feature",
+        }];
+        let rules = FeatureRules {
+            maps: &maps,
+            adds: &adds,
+            code_uses: &|path| path == "burn::optim",
+        };
+        migrate(text, &rules).unwrap()
     }
 
     #[test]
     fn bumps_version_and_maps_features_keeping_comments() {
         let text = "[package]\nname = \"x\"\n\n[dependencies]\n# the framework\nburn = { version = \"0.21.0\", features = [\"ndarray\", \"autodiff\"] } # pinned\nserde = \"1\"\n";
-        let out = migrate(text, &maps()).unwrap();
+        let out = run(text);
         assert_eq!(
             out.text,
             "[package]\nname = \"x\"\n\n[dependencies]\n# the framework\nburn = { version = \"0.22.0\", features = [\"flex\", \"autodiff\"] } # pinned\nserde = \"1\"\n"
@@ -249,7 +322,7 @@ mod tests {
     #[test]
     fn workspace_dependencies_plain_versions_and_feature_tables() {
         let text = "[workspace.dependencies]\nburn = \"0.21\"\nburn-ndarray = \"0.21.0\"\n\n[features]\ncpu = [\"burn/ndarray\", \"burn/dispatch\"]\n";
-        let out = migrate(text, &maps()).unwrap();
+        let out = run(text);
         assert_eq!(
             out.text,
             "[workspace.dependencies]\nburn = \"0.22.0\"\nburn-ndarray = \"0.22\"\n\n[features]\ncpu = [\"burn/flex\"]\n"
@@ -259,19 +332,33 @@ mod tests {
     #[test]
     fn migrated_manifest_is_left_alone() {
         let text = "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n";
-        let out = migrate(text, &maps()).unwrap();
+        let out = run(text);
         assert_eq!(out.text, text);
         assert!(out.changes.is_empty());
     }
 
     #[test]
     fn duplicate_after_rename_is_removed() {
-        let text =
-            "[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\", \"flex\"] }\n";
-        let out = migrate(text, &maps()).unwrap();
+        let out = run(
+            "[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\", \"flex\"] }\n",
+        );
         assert_eq!(
             out.text,
             "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n"
+        );
+    }
+
+    #[test]
+    fn features_the_code_needs_are_added_without_defaults_only() {
+        let out = run("[dependencies]\nburn = { version = \"0.21.0\", default-features = false, features = [\"std\"] }\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", default-features = false, features = [\"std\", \"optim\"] }\n"
+        );
+        let out = run("[dependencies]\nburn = { version = \"0.21.0\", features = [\"std\"] }\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"std\"] }\n"
         );
     }
 }

@@ -77,7 +77,22 @@ pub enum DataRule {
     },
     /// Items Burn 0.22 removed: their imports and uses are reported with the rule's guidance.
     /// A path ending in `::*` stands for everything in that module.
-    RemovedItem { paths: Vec<String> },
+    RemovedItem {
+        paths: Vec<String>,
+        /// What the report says instead of "removed" (for items that changed behaviour).
+        #[serde(default)]
+        message: Option<String>,
+    },
+    /// Calls a person has to look at (the method still exists, its meaning or result changed).
+    ReportCall {
+        #[serde(default)]
+        method: Option<String>,
+        #[serde(default)]
+        function: Option<String>,
+        #[serde(default)]
+        arity: Option<usize>,
+        message: String,
+    },
     /// Calls of a method (`.name(..)`) or function (`Type::name(..)`) with `arity`
     /// arguments: renamed to `to` and/or given new arguments built from `args` templates,
     /// where `{0}`, `{1}`, ... are the original arguments.
@@ -102,6 +117,9 @@ pub enum DataRule {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BackendEntry {
+    /// The rule that declares the entry: device rewrites for this backend carry its id.
+    #[serde(skip)]
+    pub rule: &'static str,
     /// Type names of the backend (`NdArray`, `Wgpu`, ...), as exported by `burn::backend`.
     pub types: Vec<String>,
     /// Device types whose values select this backend (`NdArrayDevice`, ...).
@@ -130,6 +148,25 @@ pub struct FeatureMap {
     /// The 0.22 name; absent when the feature is simply gone.
     #[serde(default)]
     pub to: Option<String>,
+    /// Report the feature for a person instead of changing it (deprecated backends).
+    #[serde(default)]
+    pub manual: Option<String>,
+    #[serde(skip)]
+    pub rule: &'static str,
+}
+
+/// A Burn feature 0.22 needs where 0.21 did not: added when the code uses a path.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureAdd {
+    pub feature: String,
+    /// The feature is needed when the workspace's code names this path (`burn::tensor::linalg`).
+    pub when_path: String,
+    /// Only for dependencies with `default-features = false` (the feature is a default one).
+    #[serde(default)]
+    pub only_without_default_features: bool,
+    #[serde(skip)]
+    pub rule: &'static str,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -157,6 +194,8 @@ pub struct Rule {
     pub features: Vec<FeatureMap>,
     #[serde(default, rename = "rewrite")]
     pub rewrites: Vec<DataRule>,
+    #[serde(default, rename = "feature_add")]
+    pub feature_adds: Vec<FeatureAdd>,
 }
 
 #[derive(Debug, Clone)]
@@ -223,6 +262,15 @@ impl RuleSet {
         }
         // Rule sets are loaded once per run; interning the id lets findings carry `&'static str`.
         rule.key = Box::leak(rule.id.clone().into_boxed_str());
+        for backend in &mut rule.backends {
+            backend.rule = rule.key;
+        }
+        for add in &mut rule.feature_adds {
+            add.rule = rule.key;
+        }
+        for map in &mut rule.features {
+            map.rule = rule.key;
+        }
         self.rules.insert(rule.id.clone(), rule);
         Ok(())
     }
@@ -245,6 +293,11 @@ impl RuleSet {
         self.rules
             .values()
             .flat_map(|r| r.rewrites.iter().map(move |d| (r.key, d)))
+    }
+
+    /// Cargo features to add where the code needs them.
+    pub fn feature_adds(&self) -> impl Iterator<Item = &FeatureAdd> {
+        self.rules.values().flat_map(|r| r.feature_adds.iter())
     }
 
     /// Cargo feature renames and removals, gathered from every rule that carries them.

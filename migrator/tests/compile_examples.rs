@@ -14,7 +14,7 @@ use burn_migrate::rules::{Category, RuleSet};
 use common::*;
 
 /// Burn features the example crates enable, per version.
-const FEATURES_0_21: &[&str] = &["ndarray", "autodiff", "dataset", "train"];
+const FEATURES_0_21: &[&str] = &["ndarray", "flex", "autodiff", "dataset", "train"];
 const FEATURES_0_22: &[&str] = &["flex", "autodiff", "dataset", "train", "extension"];
 /// What an example may `need` here (the baseline of each version covers these).
 const AVAILABLE: &[&str] = &[

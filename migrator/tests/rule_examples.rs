@@ -63,12 +63,23 @@ fn every_rust_example_migrates_to_its_after() {
 #[test]
 fn every_manifest_example_migrates_to_its_after() {
     let rules = rules();
-    let features: Vec<_> = rules.feature_maps().cloned().collect();
+    let maps: Vec<_> = rules.feature_maps().cloned().collect();
     for rule in rules.iter().filter(|r| r.category == Category::Cargo) {
+        // A Cargo example stands for a project whose code uses what this rule asks about.
+        let features = burn_migrate::manifest::FeatureRules {
+            maps: &maps,
+            adds: &rule.feature_adds,
+            code_uses: &|_| true,
+        };
         for example in &rule.examples {
             let out =
                 burn_migrate::manifest::migrate(&example.before, &features).expect("valid TOML");
             assert_eq!(out.text, example.after, "rule {}", rule.id);
+            assert!(
+                out.changes.iter().any(|c| c.rule == rule.id),
+                "rule {} does not fire on its example",
+                rule.id
+            );
         }
     }
 }

@@ -18,7 +18,25 @@ pub fn run(ctx: &mut FileCtx) {
     for (rule, data) in rules.data_rules() {
         match data {
             DataRule::RenamePath { from, to } => rename_path(ctx, rule, from, to.as_deref()),
-            DataRule::RemovedItem { paths } => report_removed(ctx, rule, paths),
+            DataRule::RemovedItem { paths, message } => {
+                report_removed(ctx, rule, paths, message.as_deref())
+            }
+            DataRule::ReportCall {
+                method,
+                function,
+                arity,
+                message,
+            } => {
+                let call = CallPattern {
+                    method: method.as_deref(),
+                    function: function.as_deref(),
+                    arity: *arity,
+                    receiver_call: &[],
+                    to: None,
+                    args: None,
+                };
+                report_calls(ctx, rule, &call, message);
+            }
             DataRule::RewriteCall {
                 method,
                 function,
@@ -138,27 +156,31 @@ fn rename_path(ctx: &mut FileCtx, rule: &'static str, from: &str, to: Option<&st
     }
 }
 
-fn report_removed(ctx: &mut FileCtx, rule: &'static str, patterns: &[String]) {
+fn report_removed(
+    ctx: &mut FileCtx,
+    rule: &'static str,
+    patterns: &[String],
+    message: Option<&str>,
+) {
+    let say = |what: &str| {
+        message
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("`{what}` was removed in Burn 0.22"))
+    };
     let root = ctx.root();
     for pattern in patterns {
         for path in code_paths(&root) {
             if path_matches(&segment_names(&path), pattern) {
-                ctx.push(Change::manual(
-                    path.syntax().text_range(),
-                    rule,
-                    format!("`{}` was removed in Burn 0.22", path.syntax().text()),
-                ));
+                let text = say(&path.syntax().text().to_string());
+                ctx.push(Change::manual(path.syntax().text_range(), rule, text));
             }
         }
         for (local, full) in imported_names(&root, pattern) {
             for path in code_paths(&root) {
                 let names = segment_names(&path);
                 if names.first() == Some(&local) {
-                    ctx.push(Change::manual(
-                        path.syntax().text_range(),
-                        rule,
-                        format!("`{}` was removed in Burn 0.22", full.join("::")),
-                    ));
+                    let text = say(&full.join("::"));
+                    ctx.push(Change::manual(path.syntax().text_range(), rule, text));
                 }
             }
         }
@@ -174,8 +196,12 @@ struct CallPattern<'a> {
     args: Option<&'a [String]>,
 }
 
-fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
-    let root = ctx.root();
+/// Calls matching a pattern: (range of the called name, argument list).
+fn matching_calls(
+    root: &SyntaxNode,
+    pattern: &CallPattern,
+) -> Vec<(ra_ap_syntax::TextRange, ast::ArgList)> {
+    let mut out = Vec::new();
     for node in root.descendants() {
         let (name_range, arg_list) = if let Some(call) = ast::MethodCallExpr::cast(node.clone()) {
             let Some(method) = pattern.method else {
@@ -225,11 +251,24 @@ fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
             continue;
         };
         let Some(arg_list) = arg_list else { continue };
-        let args: Vec<ast::Expr> = arg_list.args().collect();
-        if pattern.arity.is_some_and(|n| n != args.len()) {
+        if pattern.arity.is_some_and(|n| n != arg_list.args().count()) {
             continue;
         }
-        let called = pattern.method.or(pattern.function).unwrap_or_default();
+        out.push((name_range, arg_list));
+    }
+    out
+}
+
+fn report_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern, message: &str) {
+    for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
+        let range = name_range.cover(arg_list.syntax().text_range());
+        ctx.push(Change::manual(range, rule, message));
+    }
+}
+
+fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
+    let called = pattern.method.or(pattern.function).unwrap_or_default();
+    for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
         if let Some(to) = pattern.to {
             ctx.push(Change::edit(
                 name_range,
@@ -239,8 +278,8 @@ fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
             ));
         }
         if let Some(templates) = pattern.args {
-            let originals: Vec<String> = args
-                .iter()
+            let originals: Vec<String> = arg_list
+                .args()
                 .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
                 .collect();
             let filled: Vec<String> = templates

@@ -15,12 +15,11 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let root = ctx.root();
-    let globs: &[&[&str]] = &[&["burn", "prelude"], &["burn", "tensor"]];
     let missing: Vec<&str> = ctx
         .needed_imports
         .iter()
         .copied()
-        .filter(|name| !imports_name(&root, name, globs))
+        .filter(|name| !imports_name(&root, name, globs_providing(name)))
         .collect();
     if missing.is_empty() {
         return;
@@ -49,5 +48,14 @@ pub fn import_anchor(ctx: &FileCtx) -> ra_ap_syntax::TextSize {
     match anchor {
         Some(item) => crate::syntax_util::line_removal_range(item.syntax()).start(),
         None => file.syntax().text_range().end(),
+    }
+}
+
+/// The glob imports that bring a `burn::tensor` name into scope: the prelude has `Device` and
+/// `DeviceKind`, not `Gradients`.
+fn globs_providing(name: &str) -> &'static [&'static [&'static str]] {
+    match name {
+        "Device" | "DeviceKind" => &[&["burn", "prelude"], &["burn", "tensor"]],
+        _ => &[&["burn", "tensor"]],
     }
 }

@@ -10,6 +10,7 @@ use crate::index::backend_device_path;
 use crate::syntax_util::segment_names;
 
 pub const RULE: &str = "backend-device-type";
+pub const RULE_GRADIENTS: &str = "autodiff-gradients-type";
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
@@ -23,6 +24,16 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.index.resolve_backend_type(ctx.file_id, &ty).is_some()
                 })
         };
+        if is_backend_gradients(&path, &scope) {
+            ctx.push(Change::edit(
+                path.syntax().text_range(),
+                "Gradients",
+                RULE_GRADIENTS,
+                "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
+            ));
+            ctx.needed_imports.insert("Gradients");
+            continue;
+        }
         if backend_device_path(&path, &scope) || concrete_alias_device() {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
@@ -33,4 +44,25 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.needed_imports.insert("Device");
         }
     }
+}
+
+/// `B::Gradients` or `<B as AutodiffBackend>::Gradients` for a backend `B`.
+fn is_backend_gradients(path: &ast::Path, scope: &[crate::index::BackendParam]) -> bool {
+    let Some(segment) = path.segment() else {
+        return false;
+    };
+    if segment.name_ref().is_none_or(|n| n.text() != "Gradients") {
+        return false;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return false;
+    };
+    let base = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor
+            .ty()
+            .as_ref()
+            .and_then(crate::syntax_util::type_as_ident),
+        None => crate::syntax_util::path_as_ident(&qualifier),
+    };
+    base.is_some_and(|b| scope.iter().any(|p| p.name == b))
 }

@@ -14,7 +14,6 @@ use crate::index::BackendSpec;
 use crate::rules::BackendEntry;
 use crate::syntax_util::segment_names;
 
-pub const RULE_VALUE: &str = "backend-device-value";
 pub const RULE_DEFAULT: &str = "default-device";
 
 /// Burn functions and methods that take a device argument.
@@ -153,7 +152,8 @@ fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: 
     }
     note_imports(ctx, &expr);
     let message = format!("the device is `{expr}` in Burn 0.22");
-    ctx.push(Change::edit(node.text_range(), expr, RULE_VALUE, message));
+    let rule = ctx.index.backends[entry].rule;
+    ctx.push(Change::edit(node.text_range(), expr, rule, message));
 }
 
 fn note_imports(ctx: &mut FileCtx, expr: &str) {

@@ -213,12 +213,13 @@ fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> 
                 ));
                 return Some(true);
             }
-            DataRule::RemovedItem { paths } if paths.iter().any(|p| path_matches(full, p)) => {
-                ctx.push(Change::manual(
-                    tree.syntax().text_range(),
-                    rule,
-                    format!("`{}` was removed in Burn 0.22", full.join("::")),
-                ));
+            DataRule::RemovedItem { paths, message }
+                if paths.iter().any(|p| path_matches(full, p)) =>
+            {
+                let text = message
+                    .clone()
+                    .unwrap_or_else(|| format!("`{}` was removed in Burn 0.22", full.join("::")));
+                ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
                 return Some(false);
             }
             _ => {}

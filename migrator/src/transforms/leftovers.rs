@@ -11,9 +11,11 @@ use crate::syntax_util::{path_as_ident, segment_name};
 
 pub const RULE_PATH: &str = "backend-associated-item";
 pub const RULE_TRAIT: &str = "backend-extension-trait";
+pub const RULE_OPTIMIZER_BOUND: &str = "optimizer-bounds";
+pub const RULE_RECORD_TYPE: &str = "module-record-type";
 
 /// Associated items other rules rewrite.
-const HANDLED: &[&str] = &["Device", "InnerBackend", "seed"];
+const HANDLED: &[&str] = &["Device", "InnerBackend", "seed", "sync", "Gradients"];
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
@@ -39,12 +41,65 @@ pub fn run(ctx: &mut FileCtx) {
             ));
         }
     }
+    if !ctx.migrated {
+        optimizer_bounds(ctx);
+        record_types(ctx);
+    }
     for (file, range, name) in &ctx.index.user_backend_traits {
         if *file == ctx.file_id {
             ctx.changes.push(Change::manual(
                 *range,
                 RULE_TRAIT,
                 format!("trait `{name}` extends Burn's backend trait: port it with `#[backend_extension]` (feature `extension`)"),
+            ));
+        }
+    }
+}
+
+/// `Optimizer<M, B>` (0.21's two-parameter trait) in bounds and types: 0.22's optimizers are
+/// the concrete `ModuleOptimizer`, and `Optimizer` names another trait.
+fn optimizer_bounds(ctx: &mut FileCtx) {
+    use ra_ap_syntax::ast::HasGenericArgs;
+    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+        let Some(segment) = path.segment() else {
+            continue;
+        };
+        let is_optimizer = segment
+            .name_ref()
+            .is_some_and(|n| n.text() == "Optimizer" || n.text() == "OptimizerAdaptor");
+        let arity = segment
+            .generic_arg_list()
+            .map(|l| l.generic_args().count())
+            .unwrap_or(0);
+        if is_optimizer && arity >= 2 {
+            ctx.push(Change::manual(
+                path.syntax().text_range(),
+                RULE_OPTIMIZER_BOUND,
+                "optimizers are the concrete `burn::optim::ModuleOptimizer` in Burn 0.22: take `&mut ModuleOptimizer` instead of a generic `O: Optimizer<M, B>`",
+            ));
+        }
+    }
+}
+
+/// `ModelRecord<B>`: the record type `derive(Module)` generated for a module of the
+/// workspace. Burn 0.22 has one non-generic `burn::store::ModuleRecord`.
+fn record_types(ctx: &mut FileCtx) {
+    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+        let Some(name) = path
+            .segment()
+            .and_then(|s| s.name_ref())
+            .map(|n| n.text().to_string())
+        else {
+            continue;
+        };
+        let Some(module) = name.strip_suffix("Record") else {
+            continue;
+        };
+        if ctx.index.modules.contains(module) {
+            ctx.push(Change::manual(
+                path.syntax().text_range(),
+                RULE_RECORD_TYPE,
+                format!("`{name}` is not generated in Burn 0.22: records are `burn::store::ModuleRecord`"),
             ));
         }
     }

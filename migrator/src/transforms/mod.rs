@@ -17,7 +17,9 @@ use crate::source::SourceFile;
 mod autodiff_entry;
 mod autodiff_module;
 mod backend_alias;
+mod backend_elem;
 mod data_rules;
+mod derive_clone;
 mod device_import;
 mod device_type;
 mod device_values;
@@ -28,6 +30,7 @@ mod into_scalar;
 mod leftovers;
 mod optimizer_init;
 mod phantom;
+mod record_files;
 mod seed;
 
 /// Every transform, by the name rule files use in their `transform` field.
@@ -44,6 +47,9 @@ pub const TRANSFORMS: &[(&str, Transform)] = &[
     ("device-values", device_values::run),
     ("autodiff-entry", autodiff_entry::run),
     ("autodiff-module", autodiff_module::run),
+    ("backend-elem", backend_elem::run),
+    ("derive-clone", derive_clone::run),
+    ("record-files", record_files::run),
     ("into-scalar", into_scalar::run),
     ("data-rules", data_rules::run),
     ("optimizer-init", optimizer_init::run),
@@ -61,9 +67,16 @@ pub const RULE_IDS: &[&str] = &[
     seed::RULE,
     phantom::RULE,
     backend_alias::RULE,
-    device_values::RULE_VALUE,
     device_values::RULE_DEFAULT,
     autodiff_entry::RULE,
+    backend_elem::RULE_CONVERT,
+    backend_elem::RULE_ELEM,
+    derive_clone::RULE,
+    record_files::RULE,
+    seed::RULE_SYNC,
+    device_type::RULE_GRADIENTS,
+    leftovers::RULE_OPTIMIZER_BOUND,
+    leftovers::RULE_RECORD_TYPE,
     into_scalar::RULE,
     into_scalar::RULE_BARE,
     optimizer_init::RULE,

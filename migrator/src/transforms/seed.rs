@@ -8,6 +8,7 @@ use crate::edit::Change;
 use crate::syntax_util::{path_as_ident, segment_names};
 
 pub const RULE: &str = "backend-seed";
+pub const RULE_SYNC: &str = "backend-sync";
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.root().descendants().filter_map(ast::CallExpr::cast) {
@@ -16,9 +17,11 @@ pub fn run(ctx: &mut FileCtx) {
         };
         let Some(path) = callee.path() else { continue };
         let names = segment_names(&path);
-        if names.last().map(String::as_str) != Some("seed") {
-            continue;
-        }
+        let (rule, method) = match names.last().map(String::as_str) {
+            Some("seed") => (RULE, "seed"),
+            Some("sync") => (RULE_SYNC, "sync"),
+            _ => continue,
+        };
         let Some(qualifier) = path.qualifier() else {
             continue;
         };
@@ -37,25 +40,31 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let args: Vec<ast::Expr> = args.args().collect();
-        let [device, seed] = args.as_slice() else {
-            ctx.push(Change::manual(
-                call.syntax().text_range(),
-                RULE,
-                "seed the device with `device.seed(seed)`",
-            ));
-            continue;
+        let (device, rest) = match (method, args.as_slice()) {
+            ("seed", [device, seed]) => (device, Some(seed)),
+            ("sync", [device]) => (device, None),
+            _ => {
+                ctx.push(Change::manual(
+                    call.syntax().text_range(),
+                    rule,
+                    format!("call `device.{method}(..)`"),
+                ));
+                continue;
+            }
         };
         let receiver = match device {
             ast::Expr::RefExpr(r) => r.expr().map(|e| receiver_text(ctx, &e)),
             other => Some(receiver_text(ctx, other)),
         };
         let Some(receiver) = receiver else { continue };
-        let seed = ctx.file.slice(seed.syntax().text_range()).to_string();
+        let argument = rest
+            .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
+            .unwrap_or_default();
         ctx.push(Change::edit(
             call.syntax().text_range(),
-            format!("{receiver}.seed({seed})"),
-            RULE,
-            "seeding is a method of the device in Burn 0.22",
+            format!("{receiver}.{method}({argument})"),
+            rule,
+            format!("`{method}` is a method of the device in Burn 0.22"),
         ));
     }
 }
