@@ -241,6 +241,10 @@ pub fn rewrite_sources(
     Ok(outcomes)
 }
 
+/// Findings that stay even inside removed text: what they report is lost with that text (the
+/// `f64` of a deleted `type B = NdArray<f64>;`), so the person has to hear it.
+const STICKY_FINDINGS: &[&str] = &[crate::transforms::RULE_ELEMENT_GENERICS];
+
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
 fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, options: &Options) -> Vec<Change> {
@@ -253,6 +257,7 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, options: &Options) 
         .into_iter()
         .filter(|c| {
             c.replacement.is_some()
+                || STICKY_FINDINGS.contains(&c.rule)
                 || !edited
                     .iter()
                     .any(|r| *r != c.range && r.contains_range(c.range))

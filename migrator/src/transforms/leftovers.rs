@@ -13,6 +13,7 @@ pub const RULE_PATH: &str = "backend-associated-item";
 pub const RULE_TRAIT: &str = "backend-extension-trait";
 pub const RULE_OPTIMIZER_BOUND: &str = "optimizer-bounds";
 pub const RULE_RECORD_TYPE: &str = "module-record-type";
+pub const RULE_ELEMENT_GENERICS: &str = "backend-element-generics";
 
 /// Associated items other rules rewrite.
 const HANDLED: &[&str] = &["Device", "InnerBackend", "seed", "sync", "Gradients"];
@@ -44,6 +45,7 @@ pub fn run(ctx: &mut FileCtx) {
     if !ctx.migrated {
         optimizer_bounds(ctx);
         record_types(ctx);
+        element_generics(ctx);
     }
     for (file, range, name) in &ctx.index.user_backend_traits {
         if *file == ctx.file_id {
@@ -100,6 +102,42 @@ fn record_types(ctx: &mut FileCtx) {
                 path.syntax().text_range(),
                 RULE_RECORD_TYPE,
                 format!("`{name}` is not generated in Burn 0.22: records are `burn::store::ModuleRecord`"),
+            ));
+        }
+    }
+}
+
+/// Element types a project chose through its backend type (`NdArray<f64>`, `Wgpu<f16, i32>`):
+/// the defaults (`f32`, `i32`/`i64`) need nothing, anything else is a device configuration in
+/// 0.22.
+fn element_generics(ctx: &mut FileCtx) {
+    use ra_ap_syntax::ast::HasGenericArgs;
+    const DEFAULTS: &[&str] = &["f32", "i32", "i64", "u32", "bool", "u8"];
+    for path_type in ctx.root().descendants().filter_map(ast::PathType::cast) {
+        let Some(path) = path_type.path() else {
+            continue;
+        };
+        let Some(name) = ctx.index.burn_backend_name(ctx.file_id, &path) else {
+            continue;
+        };
+        if !ctx.index.backends.iter().any(|b| b.types.contains(&name)) {
+            continue;
+        }
+        let Some(args) = path.segment().and_then(|s| s.generic_arg_list()) else {
+            continue;
+        };
+        let unusual = args.generic_args().any(|a| match a {
+            ast::GenericArg::TypeArg(t) => t
+                .ty()
+                .and_then(|t| crate::syntax_util::type_as_ident(&t))
+                .is_some_and(|n| !DEFAULTS.contains(&n.as_str())),
+            _ => false,
+        });
+        if unusual {
+            ctx.push(Change::manual(
+                path_type.syntax().text_range(),
+                RULE_ELEMENT_GENERICS,
+                "element types are a device setting in Burn 0.22: `device.configure(DeviceConfig::default().float_dtype(..))`",
             ));
         }
     }

@@ -18,6 +18,7 @@ mod autodiff_entry;
 mod autodiff_module;
 mod backend_alias;
 mod backend_elem;
+mod data_api;
 mod data_rules;
 mod derive_clone;
 mod device_import;
@@ -50,6 +51,7 @@ pub const TRANSFORMS: &[(&str, Transform)] = &[
     ("backend-elem", backend_elem::run),
     ("derive-clone", derive_clone::run),
     ("record-files", record_files::run),
+    ("data-api", data_api::run),
     ("into-scalar", into_scalar::run),
     ("data-rules", data_rules::run),
     ("optimizer-init", optimizer_init::run),
@@ -73,6 +75,9 @@ pub const RULE_IDS: &[&str] = &[
     backend_elem::RULE_ELEM,
     derive_clone::RULE,
     record_files::RULE,
+    data_api::RULE_ITER,
+    data_api::RULE_GET,
+    leftovers::RULE_ELEMENT_GENERICS,
     seed::RULE_SYNC,
     device_type::RULE_GRADIENTS,
     leftovers::RULE_OPTIMIZER_BOUND,
@@ -87,6 +92,8 @@ pub const RULE_IDS: &[&str] = &[
     leftovers::RULE_TRAIT,
     device_import::RULE,
 ];
+
+pub use leftovers::RULE_ELEMENT_GENERICS;
 
 /// What one transform run sees of one file.
 pub struct FileCtx<'a> {
