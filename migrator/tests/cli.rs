@@ -235,3 +235,101 @@ fn json_output_lists_findings_with_positions() {
         .iter()
         .any(|f| f["rule"] == "cargo-burn-version" && f["file"] == "Cargo.toml"));
 }
+
+#[test]
+fn rules_lists_and_explain_prints_a_page() {
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .arg("rules")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(listing.lines().count() >= 60, "{listing}");
+    assert!(listing
+        .lines()
+        .any(|l| l.starts_with("backend-generic-param") && l.contains("safe")));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["explain", "backend-seed"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        page.contains("device.seed(42)") && page.contains("## Why"),
+        "{page}"
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["explain", "no-such-rule"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("burn-migrate rules"));
+}
+
+#[test]
+fn user_rules_extend_the_built_in_set_and_duplicates_are_refused() {
+    let rules = tempfile::tempdir().unwrap();
+    write(
+        &rules.path().join("team-helper-rename.toml"),
+        br#"id = "team-helper-rename"
+title = "Our helper moved"
+category = "tensors"
+applicability = "safe"
+hint = "call `helpers::v2::scale`"
+why = "Our own helper moved with the port."
+
+[[rewrite]]
+kind = "rewrite-call"
+function = "scale_v1"
+to = "scale_v2"
+
+[[example]]
+before = "fn f() { scale_v1(1.0); }"
+after = "fn f() { scale_v2(1.0); }"
+"#,
+    );
+    let dir = project(b"fn scale_v1(x: f32) -> f32 { x }\nfn scale_v2(x: f32) -> f32 { x }\n\nfn main() {\n    scale_v1(2.0);\n}\n");
+    let rules_arg = rules.path().to_string_lossy().to_string();
+    let out = burn_migrate(&["--apply", "--rules", &rules_arg], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
+    assert!(main.contains("    scale_v2(2.0);"), "{main}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("team-helper-rename"));
+
+    write(&rules.path().join("backend-seed.toml"), b"id = \"backend-seed\"\ntitle = \"t\"\ncategory = \"tensors\"\napplicability = \"safe\"\nhint = \"h\"\nwhy = \"w\"\n");
+    let out = burn_migrate(&["--check", "--rules", &rules_arg], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("already defined"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn suppressions_skip_sites_and_unused_ones_are_reported() {
+    let dir = project(
+        b"use burn::prelude::*;\n\n// burn-migrate: allow(backend-generic-param, backend-generic-arg)\nfn kept<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x\n}\n\nfn main() {\n    // burn-migrate: allow(nan-extrema)\n    let _ = 1;\n}\n",
+    );
+    let out = burn_migrate(&["--check"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("warning[backend-generic-param]"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("src/main.rs:3: `backend-generic-param` suppressed by comment"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("src/main.rs:9: unused suppression `allow(nan-extrema)`"),
+        "{stderr}"
+    );
+}
