@@ -201,6 +201,21 @@ fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> 
                     ));
                     return Some(false);
                 }
+                // `use burn::Old;` on its own: rewrite the path in place.
+                let whole_use = tree
+                    .syntax()
+                    .parent()
+                    .is_some_and(|p| ast::Use::can_cast(p.kind()));
+                if let (true, Some(path)) = (whole_use, tree.path()) {
+                    let message = format!("`{from}` is `{to}` in Burn 0.22");
+                    ctx.push(Change::edit(
+                        path.syntax().text_range(),
+                        to.as_str(),
+                        rule,
+                        message,
+                    ));
+                    return Some(false);
+                }
                 let alias = tree
                     .rename()
                     .map(|r| format!(" {}", ctx.file.slice(r.syntax().text_range())))

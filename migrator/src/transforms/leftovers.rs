@@ -14,6 +14,7 @@ pub const RULE_TRAIT: &str = "backend-extension-trait";
 pub const RULE_OPTIMIZER_BOUND: &str = "optimizer-bounds";
 pub const RULE_RECORD_TYPE: &str = "module-record-type";
 pub const RULE_ELEMENT_GENERICS: &str = "backend-element-generics";
+pub const RULE_DATA_FIELDS: &str = "tensordata-fields";
 
 /// Associated items other rules rewrite.
 const HANDLED: &[&str] = &["Device", "InnerBackend", "seed", "sync", "Gradients"];
@@ -46,6 +47,7 @@ pub fn run(ctx: &mut FileCtx) {
         optimizer_bounds(ctx);
         record_types(ctx);
         element_generics(ctx);
+        tensordata_fields(ctx);
     }
     for (file, range, name) in &ctx.index.user_backend_traits {
         if *file == ctx.file_id {
@@ -138,6 +140,48 @@ fn element_generics(ctx: &mut FileCtx) {
                 path_type.syntax().text_range(),
                 RULE_ELEMENT_GENERICS,
                 "element types are a device setting in Burn 0.22: `device.configure(DeviceConfig::default().float_dtype(..))`",
+            ));
+        }
+    }
+}
+
+/// `data.shape` / `data.dtype` on tensor data (a `to_data()`/`into_data()` call, or a `let`
+/// bound to one in the same function): the fields are private in 0.22.
+fn tensordata_fields(ctx: &mut FileCtx) {
+    const FIELDS: &[&str] = &["shape", "dtype", "bytes"];
+    let is_data_call = |expr: &ast::Expr| match expr {
+        ast::Expr::MethodCallExpr(m) => m
+            .name_ref()
+            .is_some_and(|n| n.text() == "to_data" || n.text() == "into_data"),
+        _ => false,
+    };
+    for field in ctx.root().descendants().filter_map(ast::FieldExpr::cast) {
+        let Some(name) = field.name_ref().map(|n| n.text().to_string()) else {
+            continue;
+        };
+        if !FIELDS.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(receiver) = field.expr() else {
+            continue;
+        };
+        let is_data = is_data_call(&receiver)
+            || match &receiver {
+                ast::Expr::PathExpr(p) => p.path().and_then(|p| path_as_ident(&p)).is_some_and(|var| {
+                    field.syntax().ancestors().find_map(ast::Fn::cast).is_some_and(|f| {
+                        f.syntax().descendants().filter_map(ast::LetStmt::cast).any(|l| {
+                            let binds = matches!(l.pat(), Some(ast::Pat::IdentPat(p)) if p.syntax().text() == var.as_str());
+                            binds && l.initializer().is_some_and(|i| is_data_call(&i))
+                        })
+                    })
+                }),
+                _ => false,
+            };
+        if is_data {
+            ctx.push(Change::manual(
+                field.syntax().text_range(),
+                RULE_DATA_FIELDS,
+                format!("`TensorData::{name}` is private in Burn 0.22: call `{name}()`"),
             ));
         }
     }

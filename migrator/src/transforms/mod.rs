@@ -78,6 +78,7 @@ pub const RULE_IDS: &[&str] = &[
     data_api::RULE_ITER,
     data_api::RULE_GET,
     leftovers::RULE_ELEMENT_GENERICS,
+    leftovers::RULE_DATA_FIELDS,
     seed::RULE_SYNC,
     device_type::RULE_GRADIENTS,
     leftovers::RULE_OPTIMIZER_BOUND,
