@@ -110,8 +110,15 @@ pub fn apply(text: &str, edits: &[Change]) -> String {
         let start = usize::from(edit.range.start());
         let end = usize::from(edit.range.end());
         out.push_str(&text[cursor..start]);
-        out.push_str(edit.replacement.as_deref().unwrap_or_default());
+        let replacement = edit.replacement.as_deref().unwrap_or_default();
+        out.push_str(replacement);
         cursor = end;
+        // Deleting whole lines between two blank lines would leave a double gap (two aliases
+        // in a row, say): keep one blank line.
+        let deletes_lines = replacement.is_empty() && start < end && text[..end].ends_with('\n');
+        if deletes_lines && out.ends_with("\n\n") && text[cursor..].starts_with('\n') {
+            cursor += 1;
+        }
     }
     out.push_str(&text[cursor..]);
     out
@@ -174,6 +181,14 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(apply("abcdef", &edits), "use x;\ndef");
+    }
+
+    #[test]
+    fn deleting_lines_between_blank_lines_keeps_one_blank_line() {
+        let text = "use a;\n\ntype X = A;\ntype Y = B;\n\nfn main() {}\n";
+        let edits = normalize(vec![Change::delete(range(8, 32), "d", "")]).unwrap();
+        assert_eq!(&text[8..32], "type X = A;\ntype Y = B;\n");
+        assert_eq!(apply(text, &edits), "use a;\n\nfn main() {}\n");
     }
 
     #[test]

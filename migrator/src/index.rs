@@ -79,6 +79,9 @@ pub struct ItemGenerics {
     /// Non-lifetime generic parameter names, in order (the positions turbofish uses).
     pub params: Vec<String>,
     pub backend: Vec<bool>,
+    /// A backend parameter is bounded by `AutodiffBackend`: the migrated item enables
+    /// autodiff on its own devices (rule `autodiff-device`).
+    pub autodiff: bool,
 }
 
 /// Names a file imports from Burn's backend modules: local name -> Burn's name.
@@ -186,12 +189,9 @@ impl Index {
                     .syntax()
                     .descendants()
                     .filter_map(ast::TypeAlias::cast)
-                    .filter_map(move |a| {
-                        if a.generic_param_list().is_some() {
-                            return None;
-                        }
-                        Some((i, a.name()?.text().to_string(), a.ty()?))
-                    })
+                    // Generic aliases count too (`type Cpu<E, I> = Flex<E, I>;`): the element
+                    // parameters do not change which backend they name.
+                    .filter_map(move |a| Some((i, a.name()?.text().to_string(), a.ty()?)))
             })
             .collect();
         // Aliases of aliases resolve over several rounds.
@@ -252,7 +252,15 @@ impl Index {
                         self.phantom_fields.insert(name.clone(), fields);
                     }
                 }
-                self.items.insert(name, ItemGenerics { params, backend });
+                let autodiff = backend_params.iter().any(|b| b.autodiff);
+                self.items.insert(
+                    name,
+                    ItemGenerics {
+                        params,
+                        backend,
+                        autodiff,
+                    },
+                );
             }
         }
     }

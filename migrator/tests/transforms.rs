@@ -155,12 +155,25 @@ fn comments_and_formatting_outside_edits_survive() {
 }
 
 #[test]
-fn a_function_selecting_two_backends_reports_its_default_device() {
+fn each_default_device_follows_the_backend_it_serves() {
     let (out, manual) = port(
         "use burn::backend::{NdArray, Wgpu};\nuse burn::prelude::*;\n\nfn main() {\n    let device = Default::default();\n    let a = Tensor::<NdArray, 1>::ones([1], &device);\n    let b = Tensor::<Wgpu, 1>::ones([1], &Default::default());\n    let _ = (a, b);\n}\n",
     );
+    assert!(out.contains("let device = Device::flex();"), "{out}");
+    assert!(
+        out.contains("&Device::wgpu(DeviceKind::DefaultDevice)"),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+#[test]
+fn a_device_shared_by_two_backends_is_reported() {
+    let (out, manual) = port(
+        "use burn::backend::{NdArray, Wgpu};\nuse burn::prelude::*;\n\nfn main() {\n    let device = Default::default();\n    let a = Tensor::<NdArray, 1>::ones([1], &device);\n    let b = Tensor::<Wgpu, 1>::ones([1], &device);\n    let _ = (a, b);\n}\n",
+    );
     assert!(out.contains("let device = Default::default();"), "{out}");
-    assert_eq!(manual, vec!["default-device", "default-device"]);
+    assert_eq!(manual, vec!["default-device"]);
 }
 
 #[test]
@@ -169,4 +182,33 @@ fn code_already_on_0_22_is_left_alone() {
     let (out, manual) = port(text);
     assert_eq!(out, text);
     assert!(manual.is_empty());
+}
+
+#[test]
+fn generic_aliases_and_per_use_autodiff() {
+    let (out, manual) = port(
+        "use burn::backend::{Autodiff, Flex};\nuse burn::prelude::*;\n\ntype Cpu<E, I> = Flex<E, I>;\ntype Train = Autodiff<Cpu<f32, i64>>;\n\npub fn main() {\n    let device = Default::default();\n    let x = Tensor::<Train, 1>::ones([2], &device).require_grad();\n    let y = Tensor::<Cpu<f32, i64>, 1>::ones([2], &Default::default());\n    println!(\"{:?} {:?}\", x.into_data(), y.into_data());\n}\n",
+    );
+    assert_eq!(
+        out,
+        "use burn::prelude::*;\n\npub fn main() {\n    let device = Device::flex().autodiff();\n    let x = Tensor::<1>::ones([2], &device).require_grad();\n    let y = Tensor::<1>::ones([2], &Device::flex());\n    println!(\"{:?} {:?}\", x.into_data(), y.into_data());\n}\n"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+#[test]
+fn devices_passed_to_autodiff_functions_stay_plain() {
+    let lib = "use burn::prelude::*;\nuse burn::tensor::backend::AutodiffBackend;\n\npub fn train<B: AutodiffBackend>(device: B::Device) {\n    let _ = Tensor::<B, 1>::ones([1], &device);\n}\n";
+    let main = "use burn::backend::{Autodiff, NdArray};\nuse burn::backend::ndarray::NdArrayDevice;\n\nfn main() {\n    let device = NdArrayDevice::Cpu;\n    train::<Autodiff<NdArray>>(device);\n}\n";
+    let out = port_files(&[("lib.rs", lib), ("main.rs", main)]);
+    assert!(
+        out[0].contains("pub fn train(device: Device) {\n    let device = device.autodiff();\n"),
+        "{}",
+        out[0]
+    );
+    assert!(
+        out[1].contains("let device = Device::flex();\n    train(device);"),
+        "{}",
+        out[1]
+    );
 }

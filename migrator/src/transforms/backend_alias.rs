@@ -2,7 +2,7 @@
 //! selects the backend with a `Device` value, which `device-values` writes where the device
 //! is made.
 
-use ra_ap_syntax::ast::{self, HasGenericParams, HasName};
+use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::{device_expression, FileCtx};
@@ -13,9 +13,6 @@ pub const RULE: &str = "backend-type-alias";
 
 pub fn run(ctx: &mut FileCtx) {
     for alias in ctx.root().descendants().filter_map(ast::TypeAlias::cast) {
-        if alias.generic_param_list().is_some() {
-            continue;
-        }
         let Some(name) = alias.name() else { continue };
         let Some(ty) = alias.ty() else { continue };
         let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {

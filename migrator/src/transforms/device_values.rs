@@ -145,7 +145,7 @@ fn device_for_variant(backend: &BackendEntry, name: &str, args: &str, inner: &st
 }
 
 fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: String) {
-    if let BodyBackend::One(spec) = body_backend(ctx, node) {
+    if let BodyBackend::One(spec) = site_backend(ctx, node) {
         if spec.entry == entry && spec.autodiff {
             expr.push_str(".autodiff()");
         }
@@ -172,10 +172,10 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
     if segment_names(&path) != ["Default", "default"] {
         return;
     }
-    if !is_device_site(ctx, call.syntax()) {
+    if device_uses(ctx, call.syntax()).is_none() {
         return;
     }
-    match body_backend(ctx, call.syntax()) {
+    match site_backend(ctx, call.syntax()) {
         BodyBackend::One(spec) => {
             let expr = device_expression(ctx.index, &spec);
             note_imports(ctx, &expr);
@@ -188,30 +188,27 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
         BodyBackend::Conflict => ctx.push(Change::manual(
             call.syntax().text_range(),
             RULE_DEFAULT,
-            "this function selects several backends: replace `Default::default()` with the `Device` constructor this device is for",
+            "this device serves several backends: replace `Default::default()` with the `Device` constructor it is for",
         )),
         BodyBackend::None => {}
     }
 }
 
-/// Whether the value of `expr` is used as a device: passed to a device-taking call directly,
-/// by reference or through `.clone()`, or bound by `let` to a name that is.
-fn is_device_site(ctx: &FileCtx, expr: &SyntaxNode) -> bool {
+/// The calls that consume the device `expr` makes: the call it is an argument of, or, for
+/// `let name = <expr>;`, every call `name` is passed to in the same block. `None` when the
+/// value is not used as a device.
+fn device_uses(ctx: &FileCtx, expr: &SyntaxNode) -> Option<Vec<SyntaxNode>> {
     if let Some(let_stmt) = expr.parent().and_then(ast::LetStmt::cast) {
-        if let Some(ty) = let_stmt.ty() {
+        let typed_device = let_stmt.ty().map(|ty| {
             let text = ty.syntax().text().to_string();
-            return text.ends_with("Device") && !text.contains('<');
-        }
-        let Some(ast::Pat::IdentPat(pat)) = let_stmt.pat() else {
-            return false;
+            text.ends_with("Device") && !text.contains('<')
+        });
+        let ast::Pat::IdentPat(pat) = let_stmt.pat()? else {
+            return typed_device.filter(|t| *t).map(|_| Vec::new());
         };
-        let Some(name) = pat.name().map(|n| n.text().to_string()) else {
-            return false;
-        };
-        let Some(body) = expr.ancestors().find_map(ast::StmtList::cast) else {
-            return false;
-        };
-        return body
+        let name = pat.name()?.text().to_string();
+        let body = expr.ancestors().find_map(ast::StmtList::cast)?;
+        let uses: Vec<SyntaxNode> = body
             .syntax()
             .descendants()
             .filter_map(ast::PathExpr::cast)
@@ -221,20 +218,24 @@ fn is_device_site(ctx: &FileCtx, expr: &SyntaxNode) -> bool {
                     .as_deref()
                     == Some(name.as_str())
             })
-            .any(|p| is_device_argument(ctx, p.syntax()));
+            .filter_map(|p| device_call(ctx, p.syntax()))
+            .collect();
+        return match (typed_device, uses.is_empty()) {
+            (Some(false), _) => None,
+            (Some(true), _) | (None, false) => Some(uses),
+            (None, true) => None,
+        };
     }
-    is_device_argument(ctx, expr)
+    device_call(ctx, expr).map(|call| vec![call])
 }
 
 use ra_ap_syntax::ast::HasName;
 
-/// Whether `expr` (possibly under `&` or `.clone()`) is an argument in a device position.
-fn is_device_argument(ctx: &FileCtx, expr: &SyntaxNode) -> bool {
+/// The call `expr` (possibly under `&` or `.clone()`) is a device argument of, if any.
+fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {
     let mut node = expr.clone();
     loop {
-        let Some(parent) = node.parent() else {
-            return false;
-        };
+        let parent = node.parent()?;
         if ast::RefExpr::can_cast(parent.kind()) {
             node = parent;
             continue;
@@ -245,35 +246,89 @@ fn is_device_argument(ctx: &FileCtx, expr: &SyntaxNode) -> bool {
                 node = parent;
                 continue;
             }
-            return false;
+            return None;
         }
         break;
     }
-    let Some(arg_list) = node.parent().and_then(ast::ArgList::cast) else {
-        return false;
-    };
+    let arg_list = node.parent().and_then(ast::ArgList::cast)?;
     let position = arg_list.args().position(|a| a.syntax() == &node);
-    let Some(call) = arg_list.syntax().parent() else {
-        return false;
-    };
-    let callee = if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
-        method.name_ref().map(|n| n.text().to_string())
-    } else if let Some(call) = ast::CallExpr::cast(call) {
-        match call.expr() {
-            Some(ast::Expr::PathExpr(p)) => p.path().and_then(|p| segment_names(&p).pop()),
-            _ => None,
-        }
-    } else {
-        None
-    };
-    let Some(callee) = callee else { return false };
-    DEVICE_TAKING.contains(&callee.as_str())
+    let call = arg_list.syntax().parent()?;
+    let callee = callee_name(&call)?;
+    let takes_device = DEVICE_TAKING.contains(&callee.as_str())
         || position.is_some_and(|pos| {
             ctx.index
                 .device_params
                 .get(&callee)
                 .is_some_and(|p| p.contains(&pos))
-        })
+        });
+    takes_device.then_some(call)
+}
+
+fn callee_name(call: &SyntaxNode) -> Option<String> {
+    if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+        return method.name_ref().map(|n| n.text().to_string());
+    }
+    match ast::CallExpr::cast(call.clone())?.expr()? {
+        ast::Expr::PathExpr(p) => segment_names(&p.path()?).pop(),
+        _ => None,
+    }
+}
+
+/// The backend a device-consuming call names in its generic arguments
+/// (`Tensor::<Train, 1>::ones`, `train::<Autodiff<NdArray>>`, `init::<MyBackend>`). A callee
+/// that required an autodiff backend enables autodiff itself once migrated, so the device it
+/// receives needs none.
+fn call_backend(ctx: &FileCtx, call: &SyntaxNode) -> Option<BackendSpec> {
+    let arg_lists: Vec<ast::GenericArgList> =
+        if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+            use ra_ap_syntax::ast::HasGenericArgs;
+            method.generic_arg_list().into_iter().collect()
+        } else {
+            let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(call.clone())?.expr()? else {
+                return None;
+            };
+            callee
+                .path()?
+                .syntax()
+                .descendants()
+                .filter_map(ast::GenericArgList::cast)
+                .collect()
+        };
+    let mut spec = arg_lists
+        .iter()
+        .flat_map(|l| l.generic_args())
+        .find_map(|arg| match arg {
+            ast::GenericArg::TypeArg(t) => ctx.index.resolve_backend_type(ctx.file_id, &t.ty()?),
+            _ => None,
+        })?;
+    let callee_adds_autodiff = callee_name(call)
+        .and_then(|n| ctx.index.items.get(&n))
+        .is_some_and(|i| i.autodiff);
+    if callee_adds_autodiff {
+        spec.autodiff = false;
+    }
+    Some(spec)
+}
+
+/// The backend the device made at `node` serves: what the calls that consume it name, or else
+/// what the surrounding function selects. Autodiff when any consumer needs it.
+fn site_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
+    let specs: Vec<BackendSpec> = device_uses(ctx, node)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|call| call_backend(ctx, call))
+        .collect();
+    let Some(first) = specs.first() else {
+        return body_backend(ctx, node);
+    };
+    if specs.iter().any(|s| s.entry != first.entry) {
+        return BodyBackend::Conflict;
+    }
+    BodyBackend::One(BackendSpec {
+        entry: first.entry,
+        autodiff: specs.iter().any(|s| s.autodiff),
+        checkpointing: specs.iter().any(|s| s.checkpointing),
+    })
 }
 
 /// The concrete backend the function around `node` selects.

@@ -128,11 +128,27 @@ fn element_generics(ctx: &mut FileCtx) {
         let Some(args) = path.segment().and_then(|s| s.generic_arg_list()) else {
             continue;
         };
+        // `type Cpu<E, I> = Flex<E, I>;` passes its own parameters on: the choice is made
+        // where `Cpu<..>` is used.
+        let own_params: Vec<String> = path_type
+            .syntax()
+            .ancestors()
+            .filter_map(ast::AnyHasGenericParams::cast)
+            .filter_map(|o| ra_ap_syntax::ast::HasGenericParams::generic_param_list(&o))
+            .flat_map(|l| {
+                l.generic_params().filter_map(|p| match p {
+                    ast::GenericParam::TypeParam(t) => {
+                        ra_ap_syntax::ast::HasName::name(&t).map(|n| n.text().to_string())
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
         let unusual = args.generic_args().any(|a| match a {
             ast::GenericArg::TypeArg(t) => t
                 .ty()
                 .and_then(|t| crate::syntax_util::type_as_ident(&t))
-                .is_some_and(|n| !DEFAULTS.contains(&n.as_str())),
+                .is_some_and(|n| !DEFAULTS.contains(&n.as_str()) && !own_params.contains(&n)),
             _ => false,
         });
         if unusual {

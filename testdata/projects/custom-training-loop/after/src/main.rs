@@ -9,5 +9,5 @@ use burn::tensor::Device;
 
 fn main() {
     let config = training::LoopConfig::new(5, 8);
-    training::run(&config, Device::flex().autodiff());
+    training::run(&config, Device::flex());
 }

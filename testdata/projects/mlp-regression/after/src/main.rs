@@ -8,7 +8,7 @@ mod training;
 use burn::tensor::Device;
 
 fn main() {
-    let device = Device::flex().autodiff();
+    let device = Device::flex();
     let config = training::TrainingConfig::new(model::MlpConfig::new(3, 8));
     training::run(&config, device);
 }

@@ -2,6 +2,6 @@ use burn::tensor::Device;
 use cnn_classifier::train;
 
 fn main() {
-    let device = Device::flex().autodiff();
+    let device = Device::flex();
     train::run(&device, 4);
 }
