@@ -8,6 +8,27 @@ use crate::rules::{FeatureAdd, FeatureMap};
 
 pub const RULE_VERSION: &str = "cargo-burn-version";
 pub const RULE_FEATURES: &str = "cargo-burn-features";
+pub const RULE_BACKEND_CRATES: &str = "cargo-backend-crates";
+pub const RULE_RUST_VERSION: &str = "cargo-rust-version";
+pub const RULE_DEVICE_FEATURES: &str = "cargo-device-features";
+
+/// Rust release Burn 0.22 needs.
+pub const MIN_RUST: (u64, u64) = (1, 95);
+
+/// Burn's backend crates a project may depend on directly, and the `burn` feature that
+/// provides the same backend (the feature map then applies, so `ndarray` becomes `flex`).
+const BACKEND_CRATE_FEATURES: &[(&str, &str)] = &[
+    ("burn-ndarray", "ndarray"),
+    ("burn-wgpu", "wgpu"),
+    ("burn-cuda", "cuda"),
+    ("burn-rocm", "rocm"),
+    ("burn-cpu", "cpu"),
+    ("burn-flex", "flex"),
+    ("burn-tch", "tch"),
+    ("burn-candle", "candle"),
+    ("burn-autodiff", "autodiff"),
+    ("burn-fusion", "fusion"),
+];
 
 /// The version written for `burn` itself and for Burn's sub-crates.
 pub const BURN_VERSION: &str = "0.22.0";
@@ -44,6 +65,9 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, St
         .map_err(|e: toml_edit::TomlError| e.to_string())?;
     let mut changes = Vec::new();
     let root = doc.as_table_mut();
+    for package in ["package", "workspace"] {
+        raise_rust_version(root, package, &mut changes);
+    }
     for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
         if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
             migrate_dependency_table(table, features, &mut changes);
@@ -83,6 +107,7 @@ fn migrate_dependency_table(
     features: &FeatureRules,
     changes: &mut Vec<ManifestChange>,
 ) {
+    fold_backend_crates(table, features, changes);
     for (key, item) in table.iter_mut() {
         let key = key.get().to_string();
         let package = item
@@ -279,6 +304,157 @@ fn map_feature_array(
     }
 }
 
+/// Direct dependencies on Burn's backend crates become features of `burn` when the ported
+/// code no longer names the crate (backend types and devices are `Device` values now).
+fn fold_backend_crates(
+    table: &mut dyn toml_edit::TableLike,
+    features: &FeatureRules,
+    changes: &mut Vec<ManifestChange>,
+) {
+    if table.get("burn").is_none() {
+        return;
+    }
+    let mut folded = Vec::new();
+    for (krate, feature) in BACKEND_CRATE_FEATURES {
+        if table.get(krate).is_none() || (features.code_uses)(&krate.replace('-', "_")) {
+            continue;
+        }
+        table.remove(krate);
+        folded.push(*feature);
+        changes.push(ManifestChange {
+            rule: RULE_BACKEND_CRATES,
+            fixable: true,
+            key: krate.to_string(),
+            message: format!("`{krate}` becomes the `{feature}` feature of `burn`"),
+        });
+    }
+    if folded.is_empty() {
+        return;
+    }
+    let Some(burn) = table.get_mut("burn") else {
+        return;
+    };
+    // `burn = "0.21"` becomes an inline table so it can carry features.
+    if let Some(version) = burn.as_str().map(str::to_string) {
+        let mut inline = toml_edit::InlineTable::new();
+        inline.insert("version", version.into());
+        *burn = Item::Value(Value::InlineTable(inline));
+    }
+    let Some(dep) = burn.as_table_like_mut() else {
+        return;
+    };
+    if dep.get("features").is_none() {
+        dep.insert("features", toml_edit::value(Array::new()));
+    }
+    let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
+        return;
+    };
+    for feature in folded {
+        if !array.iter().any(|v| v.as_str() == Some(feature)) {
+            array.push(feature);
+        }
+    }
+}
+
+/// `rust-version` below what Burn 0.22 needs is raised.
+fn raise_rust_version(root: &mut Table, table: &str, changes: &mut Vec<ManifestChange>) {
+    let Some(section) = root.get_mut(table).and_then(Item::as_table_like_mut) else {
+        return;
+    };
+    let section = if table == "workspace" {
+        match section.get_mut("package").and_then(Item::as_table_like_mut) {
+            Some(package) => package,
+            None => return,
+        }
+    } else {
+        section
+    };
+    let Some(item) = section.get_mut("rust-version") else {
+        return;
+    };
+    let Some(current) = item.as_str().map(str::to_string) else {
+        return;
+    };
+    if let Some(raised) = raised_toolchain(&current) {
+        if let Some(Value::String(s)) = item.as_value_mut() {
+            let decor = s.decor().clone();
+            let mut new = toml_edit::Formatted::new(raised.clone());
+            *new.decor_mut() = decor;
+            *s = new;
+        }
+        changes.push(ManifestChange {
+            rule: RULE_RUST_VERSION,
+            fixable: true,
+            key: "rust-version".to_string(),
+            message: format!("Burn 0.22 needs Rust {raised}; `rust-version` was {current}"),
+        });
+    }
+}
+
+/// The toolchain to write instead of `version` when it is older than Burn 0.22 needs
+/// (`1.80`, `1.80.1`); `None` for newer versions and for channels (`stable`, `nightly-..`).
+pub fn raised_toolchain(version: &str) -> Option<String> {
+    let mut parts = version.trim().split('.');
+    let major: u64 = parts.next()?.parse().ok()?;
+    let minor: u64 = parts.next()?.parse().ok()?;
+    ((major, minor) < MIN_RUST).then(|| format!("{}.{}", MIN_RUST.0, MIN_RUST.1))
+}
+
+/// Whether a manifest enables a `burn` feature, in a dependency's feature list or through its
+/// own `[features]` table (`gpu = ["burn/cuda"]`).
+pub fn enables_burn_feature(doc: &DocumentMut, feature: &str) -> bool {
+    let in_array = |array: &Array, prefixes: &[&str]| {
+        array.iter().any(|v| {
+            v.as_str()
+                .is_some_and(|s| prefixes.iter().any(|p| s == format!("{p}{feature}")))
+        })
+    };
+    let dep_enables = |table: &dyn toml_edit::TableLike| {
+        table
+            .get("burn")
+            .and_then(Item::as_table_like)
+            .and_then(|d| d.get("features"))
+            .and_then(Item::as_array)
+            .is_some_and(|a| in_array(a, &[""]))
+    };
+    let root = doc.as_table();
+    let mut tables: Vec<&dyn toml_edit::TableLike> = Vec::new();
+    for name in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        if let Some(t) = root.get(name).and_then(Item::as_table_like) {
+            tables.push(t);
+        }
+    }
+    if let Some(t) = root
+        .get("workspace")
+        .and_then(Item::as_table_like)
+        .and_then(|w| w.get("dependencies"))
+        .and_then(Item::as_table_like)
+    {
+        tables.push(t);
+    }
+    if let Some(targets) = root.get("target").and_then(Item::as_table_like) {
+        for (_, target) in targets.iter() {
+            if let Some(t) = target
+                .as_table_like()
+                .and_then(|t| t.get("dependencies"))
+                .and_then(Item::as_table_like)
+            {
+                tables.push(t);
+            }
+        }
+    }
+    tables.into_iter().any(dep_enables)
+        || root
+            .get("features")
+            .and_then(Item::as_table_like)
+            .is_some_and(|f| {
+                f.iter().any(|(_, v)| {
+                    v.as_array()
+                        .is_some_and(|a| in_array(a, &["burn/", "burn?/"]))
+                })
+            })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,7 +501,7 @@ mod tests {
         let out = run(text);
         assert_eq!(
             out.text,
-            "[workspace.dependencies]\nburn = \"0.22.0\"\nburn-ndarray = \"0.22\"\n\n[features]\ncpu = [\"burn/flex\"]\n"
+            "[workspace.dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n\n[features]\ncpu = [\"burn/flex\"]\n"
         );
     }
 
@@ -346,6 +522,17 @@ mod tests {
             out.text,
             "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n"
         );
+    }
+
+    #[test]
+    fn backend_crates_become_features_and_old_toolchains_are_raised() {
+        let out = run("[package]\nname = \"x\"\nrust-version = \"1.80\"\n\n[dependencies]\nburn = \"0.21.0\"\nburn-ndarray = \"0.21.0\"\nburn-autodiff = { version = \"0.21.0\" }\n");
+        assert_eq!(
+            out.text,
+            "[package]\nname = \"x\"\nrust-version = \"1.95\"\n\n[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\", \"autodiff\"] }\n"
+        );
+        assert_eq!(raised_toolchain("1.95.0"), None);
+        assert_eq!(raised_toolchain("stable"), None);
     }
 
     #[test]

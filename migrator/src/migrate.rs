@@ -130,7 +130,11 @@ pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Er
         return Ok(report);
     }
     report.files = rewrite_sources(&workspace.files, rules, options, report.already_migrated)?;
-    report.manifests = rewrite_manifests(&workspace, rules);
+    report.manifests = rewrite_manifests(&workspace, rules, &report.files);
+    report
+        .manifests
+        .extend(rewrite_toolchain_files(&workspace.root));
+    device_feature_findings(&mut report, rules);
     Ok(report)
 }
 
@@ -265,10 +269,19 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, options: &Options) 
         .collect()
 }
 
-fn rewrite_manifests(workspace: &Workspace, rules: &RuleSet) -> Vec<ManifestOutcome> {
-    let maps: Vec<_> = rules.feature_maps().cloned().collect();
+fn rewrite_manifests(
+    workspace: &Workspace,
+    rules: &RuleSet,
+    sources: &[FileOutcome],
+) -> Vec<ManifestOutcome> {
+    let maps: Vec<_> = rules
+        .feature_maps()
+        .cloned()
+        .filter(|m| !m.from.is_empty())
+        .collect();
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
-    let code_uses = |path: &str| workspace.files.iter().any(|f| f.text.contains(path));
+    // What the ported code names decides which features it needs.
+    let code_uses = |path: &str| sources.iter().any(|f| f.migrated.contains(path));
     let features = manifest::FeatureRules {
         maps: &maps,
         adds: &adds,
@@ -312,6 +325,93 @@ fn rewrite_manifests(workspace: &Workspace, rules: &RuleSet) -> Vec<ManifestOutc
             }
         })
         .collect()
+}
+
+/// `rust-toolchain` / `rust-toolchain.toml` files that pin a Rust older than Burn 0.22 needs.
+fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
+    let mut out = Vec::new();
+    for name in ["rust-toolchain", "rust-toolchain.toml"] {
+        let path = root.join(name);
+        let Ok(original) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut migrated = original.clone();
+        let mut old = None;
+        if let Ok(mut doc) = original.parse::<toml_edit::DocumentMut>() {
+            if let Some(channel) = doc.get_mut("toolchain").and_then(|t| t.get_mut("channel")) {
+                if let Some(raised) = channel.as_str().and_then(manifest::raised_toolchain) {
+                    old = channel.as_str().map(str::to_string);
+                    if let Some(value) = channel.as_value_mut() {
+                        let decor = value.decor().clone();
+                        *value = toml_edit::Value::from(raised);
+                        *value.decor_mut() = decor;
+                    }
+                    migrated = doc.to_string();
+                }
+            }
+        } else if let Some(raised) = manifest::raised_toolchain(original.trim()) {
+            old = Some(original.trim().to_string());
+            migrated = format!("{raised}\n");
+        }
+        let Some(old) = old else { continue };
+        out.push(ManifestOutcome {
+            display: name.to_string(),
+            changes: vec![ManifestChange {
+                rule: manifest::RULE_RUST_VERSION,
+                fixable: true,
+                key: "channel".to_string(),
+                message: format!(
+                    "Burn 0.22 needs Rust {}.{}; the toolchain file pinned {old}",
+                    manifest::MIN_RUST.0,
+                    manifest::MIN_RUST.1
+                ),
+            }],
+            path,
+            original,
+            migrated,
+            error: None,
+        });
+    }
+    out
+}
+
+/// A device constructor the port writes needs its Cargo feature (`Device::cuda` needs
+/// `cuda`); where no manifest of the workspace enables it, say so.
+fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
+    let manifests: Vec<toml_edit::DocumentMut> = report
+        .manifests
+        .iter()
+        .filter_map(|m| m.migrated.parse().ok())
+        .collect();
+    let mut missing: Vec<(String, String)> = Vec::new();
+    for backend in rules.backends() {
+        let constructor = backend.device.split('(').next().unwrap_or_default();
+        let used = report
+            .files
+            .iter()
+            .any(|f| f.migrated.contains(constructor) && f.migrated != f.original);
+        let enabled = manifests
+            .iter()
+            .any(|doc| manifest::enables_burn_feature(doc, &backend.feature));
+        if used && !enabled && !missing.iter().any(|(f, _)| *f == backend.feature) {
+            missing.push((backend.feature.clone(), constructor.to_string()));
+        }
+    }
+    let Some(target) = report
+        .manifests
+        .iter_mut()
+        .find(|m| m.migrated.contains("burn"))
+    else {
+        return;
+    };
+    for (feature, constructor) in missing {
+        target.changes.push(ManifestChange {
+            rule: manifest::RULE_DEVICE_FEATURES,
+            fixable: false,
+            key: "burn".to_string(),
+            message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
+        });
+    }
 }
 
 /// Writes every changed file through a temporary file and a rename, so a crash never leaves

@@ -312,3 +312,70 @@ impl RuleSet {
             .ok_or_else(|| Error::Internal(format!("rule `{id}` has no file in rules/")))
     }
 }
+
+/// Where the deprecated CPU backends go (`--ndarray-to`, `--libtorch-to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CpuTarget {
+    /// Burn's pure-Rust CPU backend.
+    #[default]
+    Flex,
+    /// CubeCL's CPU backend (needs CubeCL's LLVM bundle at build time).
+    Cpu,
+    /// Keep the deprecated backend (NdArray only).
+    Keep,
+}
+
+impl CpuTarget {
+    /// (device expression, Cargo feature) for this target; `keep` is the deprecated backend's own.
+    fn device(self, keep: (&str, &str)) -> (String, String) {
+        let (device, feature) = match self {
+            CpuTarget::Flex => ("Device::flex()", "flex"),
+            CpuTarget::Cpu => ("Device::cpu()", "cpu"),
+            CpuTarget::Keep => keep,
+        };
+        (device.to_string(), feature.to_string())
+    }
+}
+
+/// The backend choices a user makes on the command line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BackendPolicy {
+    pub ndarray_to: CpuTarget,
+    pub libtorch_cpu_to: CpuTarget,
+}
+
+impl RuleSet {
+    /// Points the NdArray and LibTorch-CPU rows of the device table, and the Cargo features
+    /// that follow them, at the chosen targets.
+    pub fn apply_policy(&mut self, policy: BackendPolicy) {
+        for rule in self.rules.values_mut() {
+            for backend in &mut rule.backends {
+                if backend.types.iter().any(|t| t == "NdArray") {
+                    let (device, feature) =
+                        policy.ndarray_to.device(("Device::ndarray()", "ndarray"));
+                    backend.device = device;
+                    backend.feature = feature;
+                }
+                if backend.types.iter().any(|t| t == "LibTorch") {
+                    let (device, feature) =
+                        policy.libtorch_cpu_to.device(("Device::libtorch()", "tch"));
+                    backend.variants.insert("Cpu".to_string(), device.clone());
+                    backend.device = device;
+                    backend.feature = feature;
+                }
+            }
+            for map in &mut rule.features {
+                let target = match map.from.as_str() {
+                    "ndarray" => policy.ndarray_to.device(("", "ndarray")).1,
+                    "tch" => policy.libtorch_cpu_to.device(("", "tch")).1,
+                    _ => continue,
+                };
+                map.to = (target != map.from).then_some(target);
+                if map.to.is_none() {
+                    // Kept as it is: a rename to itself would drop it.
+                    map.from.clear();
+                }
+            }
+        }
+    }
+}
