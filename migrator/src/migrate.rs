@@ -274,11 +274,7 @@ fn rewrite_manifests(
     rules: &RuleSet,
     sources: &[FileOutcome],
 ) -> Vec<ManifestOutcome> {
-    let maps: Vec<_> = rules
-        .feature_maps()
-        .cloned()
-        .filter(|m| !m.from.is_empty())
-        .collect();
+    let maps: Vec<_> = rules.feature_maps().cloned().collect();
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
     // What the ported code names decides which features it needs.
     let code_uses = |path: &str| sources.iter().any(|f| f.migrated.contains(path));

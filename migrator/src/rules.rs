@@ -370,12 +370,10 @@ impl RuleSet {
                     "tch" => policy.libtorch_cpu_to.device(("", "tch")).1,
                     _ => continue,
                 };
-                map.to = (target != map.from).then_some(target);
-                if map.to.is_none() {
-                    // Kept as it is: a rename to itself would drop it.
-                    map.from.clear();
-                }
+                map.to = Some(target);
             }
+            // A feature kept as it is needs no map (a rename to itself would drop it).
+            rule.features.retain(|m| m.to.as_deref() != Some(m.from.as_str()));
         }
     }
 }
