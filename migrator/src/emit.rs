@@ -313,3 +313,50 @@ pub fn suppression_report(report: &Report, rules: &RuleSet) -> Vec<String> {
     }
     lines
 }
+
+/// The device table: for each device value the port chose, where, what it was, what it is,
+/// the Cargo feature it needs and the rule. `None` when the port chose no device.
+pub fn device_table(report: &Report) -> Option<String> {
+    let mut rows: Vec<[String; 6]> = Vec::new();
+    for file in &report.files {
+        for choice in &file.device_choices {
+            let (line, _) = line_col(&file.original, choice.range.start().into());
+            rows.push([
+                format!("{}:{line}", file.display),
+                choice.backend.clone(),
+                choice.value.clone(),
+                choice.device.clone(),
+                choice.feature.clone(),
+                choice.rule.to_string(),
+            ]);
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let header = [
+        "site",
+        "0.21 backend",
+        "0.21 device",
+        "0.22 device",
+        "feature",
+        "rule",
+    ]
+    .map(str::to_string);
+    let mut widths = [0usize; 6];
+    for row in std::iter::once(&header).chain(&rows) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::from("device choices:\n");
+    for row in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(&format!("  {}\n", cells.join("  ").trim_end()));
+    }
+    Some(out)
+}

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use burn_migrate::migrate::{self, Options};
-use burn_migrate::rules::RuleSet;
+use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
 use burn_migrate::{book, emit};
 use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
@@ -34,6 +34,12 @@ struct Cli {
     /// Add the rule files of this directory to the built-in rules.
     #[arg(long, value_name = "DIR", global = true)]
     rules: Option<PathBuf>,
+    /// Where NdArray devices go (the NdArray backend is deprecated in Burn 0.22).
+    #[arg(long, value_enum, default_value_t = Target::Flex)]
+    ndarray_to: Target,
+    /// Where LibTorch CPU devices go (CUDA, MPS and Vulkan devices move to their CubeCL device).
+    #[arg(long, value_enum, default_value_t = Target::Flex)]
+    libtorch_to: Target,
     /// Output format of findings.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -65,6 +71,26 @@ enum Command {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Target {
+    /// `Device::flex()`, Burn's pure-Rust CPU backend.
+    Flex,
+    /// `Device::cpu()`, CubeCL's CPU backend (needs CubeCL's LLVM bundle to build).
+    Cpu,
+    /// Keep the deprecated backend (`Device::ndarray()`, NdArray only).
+    Ndarray,
+}
+
+impl Target {
+    fn policy(self) -> CpuTarget {
+        match self {
+            Target::Flex => CpuTarget::Flex,
+            Target::Cpu => CpuTarget::Cpu,
+            Target::Ndarray => CpuTarget::Keep,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 enum Format {
     Human,
     Json,
@@ -88,6 +114,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             .add_dir(dir)
             .with_context(|| format!("loading rules from {}", dir.display()))?;
     }
+    if cli.libtorch_to == Target::Ndarray {
+        anyhow::bail!("--libtorch-to takes `flex` or `cpu`");
+    }
+    rules.apply_policy(BackendPolicy {
+        ndarray_to: cli.ndarray_to.policy(),
+        libtorch_cpu_to: cli.libtorch_to.policy(),
+    });
     match &cli.command {
         Some(Command::Rules) => {
             list_rules(&rules);
@@ -176,6 +209,11 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
     }
     if cli.apply || cli.diff {
         print!("{}", emit::diff(&report));
+    }
+    if cli.format == Format::Human {
+        if let Some(table) = emit::device_table(&report) {
+            eprint!("{table}");
+        }
     }
     for line in emit::suppression_report(&report, rules) {
         eprintln!("{line}");

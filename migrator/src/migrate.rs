@@ -32,6 +32,8 @@ pub struct FileOutcome {
     pub changes: Vec<Change>,
     /// Why the file was left unchanged despite edits, if it was.
     pub error: Option<String>,
+    /// The device values the port chose in this file.
+    pub device_choices: Vec<crate::transforms::DeviceChoice>,
     /// `// burn-migrate: allow(..)` comments, with whether they suppressed anything.
     pub suppressions: Vec<crate::suppress::Suppression>,
 }
@@ -155,6 +157,7 @@ pub fn rewrite_sources(
             migrated: f.text.clone(),
             changes: Vec::new(),
             error: None,
+            device_choices: Vec::new(),
             suppressions: crate::suppress::find(f),
         })
         .collect();
@@ -170,6 +173,9 @@ pub fn rewrite_sources(
             }
             let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
             transforms::run_all(&mut ctx);
+            if pass == 0 {
+                outcomes[file_id].device_choices = std::mem::take(&mut ctx.device_choices);
+            }
             let changes = if pass == 0 {
                 crate::suppress::apply(ctx.changes, &mut outcomes[file_id].suppressions)
             } else {

@@ -373,7 +373,8 @@ impl RuleSet {
                 map.to = Some(target);
             }
             // A feature kept as it is needs no map (a rename to itself would drop it).
-            rule.features.retain(|m| m.to.as_deref() != Some(m.from.as_str()));
+            rule.features
+                .retain(|m| m.to.as_deref() != Some(m.from.as_str()));
         }
     }
 }

@@ -123,3 +123,16 @@ fn manual_findings(project: &std::path::Path) -> String {
     lines.sort();
     lines.concat()
 }
+
+#[test]
+fn device_tables_name_every_device_choice() {
+    let rules = burn_migrate::rules::RuleSet::embedded().unwrap();
+    let options = burn_migrate::migrate::Options::default();
+    for project in projects() {
+        let report = burn_migrate::migrate::run(&project.join("before"), &rules, &options).unwrap();
+        let table = burn_migrate::emit::device_table(&report).unwrap_or_default();
+        let expected =
+            std::fs::read_to_string(project.join("device-table.txt")).unwrap_or_default();
+        assert_eq!(table, expected, "{}: device-table.txt", project.display());
+    }
+}

@@ -145,15 +145,44 @@ fn device_for_variant(backend: &BackendEntry, name: &str, args: &str, inner: &st
 }
 
 fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: String) {
+    let mut autodiff = false;
     if let BodyBackend::One(spec) = site_backend(ctx, node) {
         if spec.entry == entry && spec.autodiff {
             expr.push_str(".autodiff()");
+            autodiff = true;
         }
     }
     note_imports(ctx, &expr);
+    let backend = &ctx.index.backends[entry];
+    let rule = backend.rule;
+    record_choice(ctx, node, entry, autodiff, &expr, rule);
     let message = format!("the device is `{expr}` in Burn 0.22");
-    let rule = ctx.index.backends[entry].rule;
     ctx.push(Change::edit(node.text_range(), expr, rule, message));
+}
+
+/// Notes the choice for the report's device table.
+fn record_choice(
+    ctx: &mut FileCtx,
+    node: &SyntaxNode,
+    entry: usize,
+    autodiff: bool,
+    expr: &str,
+    rule: &'static str,
+) {
+    let backend = &ctx.index.backends[entry];
+    let name = backend.types.first().cloned().unwrap_or_default();
+    ctx.device_choices.push(super::DeviceChoice {
+        range: node.text_range(),
+        backend: if autodiff {
+            format!("Autodiff<{name}>")
+        } else {
+            name
+        },
+        value: ctx.file.slice(node.text_range()).to_string(),
+        device: expr.to_string(),
+        feature: backend.feature.clone(),
+        rule,
+    });
 }
 
 fn note_imports(ctx: &mut FileCtx, expr: &str) {
@@ -179,6 +208,7 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
         BodyBackend::One(spec) => {
             let expr = device_expression(ctx.index, &spec);
             note_imports(ctx, &expr);
+            record_choice(ctx, call.syntax(), spec.entry, spec.autodiff, &expr, RULE_DEFAULT);
             let message = format!(
                 "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
                 ctx.index.backends[spec.entry].types[0]

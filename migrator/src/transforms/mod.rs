@@ -96,6 +96,21 @@ pub const RULE_IDS: &[&str] = &[
 
 pub use leftovers::RULE_ELEMENT_GENERICS;
 
+/// One device value the port chose, for the report's device table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceChoice {
+    pub range: TextRange,
+    /// The 0.21 backend the device served (`Autodiff<NdArray>`), or `?` when unknown.
+    pub backend: String,
+    /// The 0.21 device value as written.
+    pub value: String,
+    /// The 0.22 expression written instead.
+    pub device: String,
+    /// The Cargo feature the expression needs.
+    pub feature: String,
+    pub rule: &'static str,
+}
+
 /// What one transform run sees of one file.
 pub struct FileCtx<'a> {
     pub index: &'a Index,
@@ -107,6 +122,7 @@ pub struct FileCtx<'a> {
     pub changes: Vec<Change>,
     /// `burn::tensor` names the edits so far brought into use (`Device`, `DeviceKind`).
     pub needed_imports: BTreeSet<&'static str>,
+    pub device_choices: Vec<DeviceChoice>,
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
 }
 
@@ -126,6 +142,7 @@ impl<'a> FileCtx<'a> {
             migrated,
             changes: Vec::new(),
             needed_imports: BTreeSet::new(),
+            device_choices: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
         }
     }
