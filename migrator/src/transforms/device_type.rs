@@ -34,6 +34,16 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.needed_imports.insert("Gradients");
             continue;
         }
+        if is_burn_device_type(ctx, &path) {
+            ctx.push(Change::edit(
+                path.syntax().text_range(),
+                "Device",
+                RULE,
+                "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
+            ));
+            ctx.needed_imports.insert("Device");
+            continue;
+        }
         if backend_device_path(&path, &scope) || concrete_alias_device() {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
@@ -65,4 +75,18 @@ fn is_backend_gradients(path: &ast::Path, scope: &[crate::index::BackendParam]) 
         None => crate::syntax_util::path_as_ident(&qualifier),
     };
     base.is_some_and(|b| scope.iter().any(|p| p.name == b))
+}
+
+/// A backend's own device type written as a type (`fn device() -> LibTorchDevice`); values
+/// (`NdArrayDevice::Cpu`) are the device rules' business.
+fn is_burn_device_type(ctx: &FileCtx, path: &ast::Path) -> bool {
+    let in_type = path
+        .syntax()
+        .parent()
+        .is_some_and(|p| ast::PathType::can_cast(p.kind()));
+    in_type
+        && ctx
+            .index
+            .burn_backend_name(ctx.file_id, path)
+            .is_some_and(|name| ctx.index.backend_of_device_type(&name).is_some())
 }

@@ -180,9 +180,24 @@ fn record_choice(
         },
         value: ctx.file.slice(node.text_range()).to_string(),
         device: expr.to_string(),
-        feature: backend.feature.clone(),
+        feature: feature_of(ctx, expr).unwrap_or_else(|| backend.feature.clone()),
         rule,
     });
+}
+
+/// The Cargo feature a device expression needs: that of the backend whose constructor it
+/// calls (a LibTorch CUDA device became `Device::cuda(0)`, which needs `cuda`).
+fn feature_of(ctx: &FileCtx, expr: &str) -> Option<String> {
+    ctx.index
+        .backends
+        .iter()
+        .find(|b| {
+            b.device
+                .split('(')
+                .next()
+                .is_some_and(|c| expr.starts_with(&format!("{c}(")))
+        })
+        .map(|b| b.feature.clone())
 }
 
 fn note_imports(ctx: &mut FileCtx, expr: &str) {

@@ -136,6 +136,17 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     if let Some(remove) = data_rule_import(ctx, tree, full) {
         return remove;
     }
+    // The project's own backend aliases are deleted (rule `backend-type-alias`): so are their
+    // imports, from any module or crate of the workspace.
+    if !from_burn && ctx.index.aliases.contains_key(last.as_str()) {
+        record_removal(
+            ctx,
+            tree,
+            super::backend_alias::RULE,
+            "this backend alias no longer exists in Burn 0.22",
+        );
+        return true;
+    }
     let from_std_marker =
         full.len() == 3 && (full[0] == "std" || full[0] == "core") && full[1] == "marker";
     if from_std_marker && last == "PhantomData" && !names.phantom_data_stays {
