@@ -65,9 +65,34 @@ fn build_and_run(
     )
     .expect("framework lockfile exists");
 
+    let runnable = runnable_binaries(project);
     let mut outputs = Vec::new();
     for (package, binary) in binaries(&work) {
         let started = Instant::now();
+        if runnable
+            .as_ref()
+            .is_some_and(|names| !names.contains(&binary))
+        {
+            // Built (type-checked) but not run here: its backend has no driver on this machine.
+            let output = Command::new(env!("CARGO"))
+                .args(["check", "--quiet", "--package", &package, "--bin", &binary])
+                .current_dir(&work)
+                .env("CARGO_TARGET_DIR", target_dir)
+                .env("CARGO_TERM_COLOR", "never")
+                .output()
+                .expect("cargo runs");
+            eprintln!(
+                "{name}/{side}: {package}/{binary} checked in {:.0?}",
+                started.elapsed()
+            );
+            if !output.status.success() {
+                return Err(format!(
+                    "{name}/{side}: `cargo check --bin {binary}` failed:\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                ));
+            }
+            continue;
+        }
         let output = Command::new(env!("CARGO"))
             .args(["run", "--quiet", "--package", &package, "--bin", &binary])
             .current_dir(&work)
@@ -88,6 +113,18 @@ fn build_and_run(
         outputs.push((binary, String::from_utf8_lossy(&output.stdout).to_string()));
     }
     Ok(outputs)
+}
+
+/// The binaries to run (`fixture.toml`: `[run] binaries = [..]`); `None` runs them all.
+fn runnable_binaries(project: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(project.join("fixture.toml")).ok()?;
+    let doc: toml_edit::DocumentMut = text.parse().expect("fixture.toml is TOML");
+    let list = doc.get("run")?.get("binaries")?.as_array()?;
+    Some(
+        list.iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+    )
 }
 
 /// Whether a fixture's `before/` can build here (`fixture.toml`: `[before] builds = false`).
