@@ -17,6 +17,8 @@ pub struct Package {
     /// Version requirement of the `burn` dependency, when the package has one.
     pub burn_requirement: Option<String>,
     pub uses_burn: bool,
+    /// Names of the package's direct dependencies.
+    pub dependencies: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -116,6 +118,11 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
             manifest: package.manifest_path.clone().into(),
             burn_requirement,
             uses_burn,
+            dependencies: package
+                .dependencies
+                .iter()
+                .map(|d| d.name.to_string())
+                .collect(),
         });
         if !uses_burn {
             continue;

@@ -12,6 +12,7 @@ pub mod edit;
 pub mod emit;
 pub mod error;
 pub mod index;
+pub mod lockfile;
 pub mod manifest;
 pub mod migrate;
 pub mod rules;

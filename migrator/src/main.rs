@@ -206,6 +206,28 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
             migrate::ensure_clean_tree(&report.root)?;
         }
         migrate::write(&report)?;
+        let manifests_changed = report.manifests.iter().any(|m| m.migrated != m.original);
+        if manifests_changed {
+            match burn_migrate::lockfile::update(&report.root, &report.direct_dependencies) {
+                Ok(Some(update)) => {
+                    eprintln!(
+                        "Cargo.lock kept; `cargo update -p burn` moved {} Burn crate(s) and {} of their dependencies",
+                        update.burn.len(),
+                        update.transitive
+                    );
+                    if !update.others.is_empty() {
+                        eprintln!("these dependencies of yours had to move with Burn:");
+                        for line in &update.others {
+                            eprintln!("  {line}");
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => eprintln!(
+                    "warning: Cargo.lock not updated ({error}); run `cargo update -p burn` before building"
+                ),
+            }
+        }
     }
     if cli.apply || cli.diff {
         print!("{}", emit::diff(&report));

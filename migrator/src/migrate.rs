@@ -51,6 +51,8 @@ pub struct ManifestOutcome {
 #[derive(Debug)]
 pub struct Report {
     pub root: PathBuf,
+    /// Direct dependencies of the workspace's packages.
+    pub direct_dependencies: std::collections::BTreeSet<String>,
     /// The project already targets Burn 0.22: findings are regressions.
     pub already_migrated: bool,
     pub uses_burn: bool,
@@ -117,6 +119,11 @@ pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Er
     let workspace = discover::discover(path)?;
     let mut report = Report {
         root: workspace.root.clone(),
+        direct_dependencies: workspace
+            .packages
+            .iter()
+            .flat_map(|p| p.dependencies.iter().cloned())
+            .collect(),
         already_migrated: !workspace.targets_old_burn(),
         uses_burn: workspace.packages.iter().any(|p| p.uses_burn),
         files: Vec::new(),

@@ -136,3 +136,39 @@ fn device_tables_name_every_device_choice() {
         assert_eq!(table, expected, "{}: device-table.txt", project.display());
     }
 }
+
+#[test]
+fn apply_keeps_the_lockfile_and_moves_only_burn() {
+    let project = projects()
+        .into_iter()
+        .find(|p| p.ends_with("mlp-regression"))
+        .expect("fixture");
+    let scratch = tempfile::tempdir().unwrap();
+    let work = scratch.path().join("mlp");
+    copy_project(&project.join("before"), &work);
+    let lock = repo_root().join("framework/burn-0.21/Cargo.lock");
+    std::fs::copy(&lock, work.join("Cargo.lock")).unwrap();
+    let before = std::fs::read_to_string(work.join("Cargo.lock")).unwrap();
+    assert!(before.contains("name = \"burn\"\nversion = \"0.21.0\""));
+
+    let out = burn_migrate(&["--apply"], &work);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("Cargo.lock kept"), "{stderr}");
+    let after = std::fs::read_to_string(work.join("Cargo.lock")).unwrap();
+    assert!(
+        after.contains("name = \"burn\"\nversion = \"0.22."),
+        "burn moved to 0.22"
+    );
+    // A crate Burn does not touch keeps its locked version.
+    let pinned = |lock: &str| {
+        lock.split("[[package]]")
+            .find(|p| p.contains("name = \"systemstat\""))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        pinned(&before),
+        pinned(&after),
+        "systemstat stays as locked"
+    );
+}
