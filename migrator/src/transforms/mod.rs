@@ -27,6 +27,7 @@ mod device_values;
 mod generic_args;
 mod generic_params;
 mod imports;
+mod inner_device;
 mod into_scalar;
 mod leftovers;
 mod optimizer_init;
@@ -47,6 +48,7 @@ pub const TRANSFORMS: &[(&str, Transform)] = &[
     ("backend-alias", backend_alias::run),
     ("device-values", device_values::run),
     ("autodiff-entry", autodiff_entry::run),
+    ("inner-device", inner_device::run),
     ("autodiff-module", autodiff_module::run),
     ("backend-elem", backend_elem::run),
     ("derive-clone", derive_clone::run),
@@ -71,6 +73,7 @@ pub const RULE_IDS: &[&str] = &[
     backend_alias::RULE,
     device_values::RULE_DEFAULT,
     autodiff_entry::RULE,
+    inner_device::RULE,
     backend_elem::RULE_CONVERT,
     backend_elem::RULE_ELEM,
     derive_clone::RULE,

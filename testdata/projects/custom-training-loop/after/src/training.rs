@@ -33,7 +33,7 @@ pub fn run(config: &LoopConfig, device: Device) {
     let loss_fn = BinaryCrossEntropyLossConfig::new().with_logits(true).init(&device);
 
     let train = Split::generate(0, 32, &device);
-    let valid = Split::generate(100, 16, &device);
+    let valid = Split::generate(100, 16, &device.clone().inner());
     let batches = train.rows() / config.batch_size;
 
     for epoch in 1..=config.epochs {
