@@ -222,6 +222,20 @@ impl Index {
                     continue;
                 };
                 let backend_params = self.backend_params(&owner);
+                if let Some(function) = ast::Fn::cast(node.clone()) {
+                    // Methods see their impl's backend parameters too (`impl<B> X<B> { fn
+                    // new(device: &B::Device) }`).
+                    let mut scope = backend_params.clone();
+                    for ancestor in node.ancestors().skip(1) {
+                        if let Some(outer) = ast::AnyHasGenericParams::cast(ancestor) {
+                            scope.extend(self.backend_params(&outer));
+                        }
+                    }
+                    let positions = device_param_positions(&function, &scope);
+                    if !positions.is_empty() {
+                        self.device_params.insert(name.clone(), positions);
+                    }
+                }
                 let Some(list) = owner.generic_param_list() else {
                     continue;
                 };
@@ -239,12 +253,6 @@ impl Index {
                     .collect();
                 if !backend.iter().any(|b| *b) {
                     continue;
-                }
-                if let Some(function) = ast::Fn::cast(node.clone()) {
-                    let positions = device_param_positions(&function, &backend_params);
-                    if !positions.is_empty() {
-                        self.device_params.insert(name.clone(), positions);
-                    }
                 }
                 if let Some(strukt) = ast::Struct::cast(node.clone()) {
                     let fields = phantom_fields(&strukt, &backend_params);

@@ -20,5 +20,6 @@ pub mod source;
 pub mod suppress;
 pub mod syntax_util;
 pub mod transforms;
+pub mod verify;
 
 pub use error::Error;

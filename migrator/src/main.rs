@@ -59,6 +59,24 @@ enum Command {
         /// The rule id, as diagnostics show it.
         id: String,
     },
+    /// Build and run the project against Burn 0.21 and its port against Burn 0.22, and compare.
+    Verify {
+        /// The project or workspace.
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// Verify this port (a hand-written one, say) instead of migrating a copy.
+        #[arg(long, value_name = "DIR")]
+        migrated: Option<PathBuf>,
+        /// Relative tolerance for printed numbers.
+        #[arg(long, default_value_t = 1e-4)]
+        rtol: f64,
+        /// Absolute tolerance for printed numbers.
+        #[arg(long, default_value_t = 1e-4)]
+        atol: f64,
+        /// Longest a binary may run, in seconds.
+        #[arg(long, default_value_t = 120)]
+        run_limit: u64,
+    },
     /// Regenerate the migration guide's rule pages from the rule files.
     Book {
         /// Only check that the generated pages are up to date; exit 1 if not.
@@ -128,8 +146,58 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Explain { id }) => explain(&rules, id),
         Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
+        Some(Command::Verify {
+            path,
+            migrated,
+            rtol,
+            atol,
+            run_limit,
+        }) => {
+            let options = burn_migrate::verify::VerifyOptions {
+                cache: burn_migrate::verify::default_cache(),
+                migrated: migrated.clone(),
+                tolerance: burn_migrate::compare::Tolerance {
+                    atol: *atol,
+                    rtol: *rtol,
+                },
+                run_limit: std::time::Duration::from_secs(*run_limit),
+            };
+            verify(path, &rules, &options)
+        }
         None => migrate_project(cli, &rules),
     }
+}
+
+fn verify(
+    path: &Path,
+    rules: &RuleSet,
+    options: &burn_migrate::verify::VerifyOptions,
+) -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let mut progress = |step: &str| eprintln!("[{:>6.1}s] {step}", started.elapsed().as_secs_f64());
+    let verdict = burn_migrate::verify::verify(path, rules, options, &mut progress)?;
+    for (label, side) in [
+        ("Burn 0.21", &verdict.before),
+        ("Burn 0.22", &verdict.after),
+    ] {
+        eprintln!(
+            "{label}: build {} in {:.1?}, {} test(s) passed, {} failed, {} binary run(s)",
+            if side.built { "ok" } else { "FAILED" },
+            side.build_time,
+            side.passed_tests.len(),
+            side.failed_tests.len(),
+            side.runs.len()
+        );
+    }
+    if verdict.problems.is_empty() {
+        eprintln!("burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22");
+        return Ok(ExitCode::SUCCESS);
+    }
+    for problem in &verdict.problems {
+        eprintln!("error: {problem}");
+    }
+    eprintln!("burn-migrate verify: {} problem(s)", verdict.problems.len());
+    Ok(ExitCode::from(1))
 }
 
 fn list_rules(rules: &RuleSet) {

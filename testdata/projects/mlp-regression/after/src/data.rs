@@ -24,3 +24,17 @@ impl RegressionData {
         self.inputs.dims()[0]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_target_per_row() {
+        let device = Device::flex();
+        let data = RegressionData::generate(5, 3, &device);
+        assert_eq!(data.inputs.dims(), [5, 3]);
+        assert_eq!(data.targets.dims(), [5, 1]);
+        assert_eq!(data.len(), 5);
+    }
+}

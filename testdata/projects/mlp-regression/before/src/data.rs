@@ -24,3 +24,18 @@ impl<B: Backend> RegressionData<B> {
         self.inputs.dims()[0]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::backend::NdArray;
+
+    #[test]
+    fn one_target_per_row() {
+        let device = Default::default();
+        let data = RegressionData::<NdArray>::generate(5, 3, &device);
+        assert_eq!(data.inputs.dims(), [5, 3]);
+        assert_eq!(data.targets.dims(), [5, 1]);
+        assert_eq!(data.len(), 5);
+    }
+}

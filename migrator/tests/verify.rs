@@ -1,0 +1,64 @@
+//! Slow tier: `burn-migrate verify` passes on a fixture, and fails with a clear message on a
+//! port that prints another number or loses a test.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+fn verify(project: &std::path::Path, migrated: Option<&std::path::Path>) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+    command.arg("verify").arg(project);
+    if let Some(port) = migrated {
+        command.arg("--migrated").arg(port);
+    }
+    let out = command.output().expect("burn-migrate runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+#[ignore = "slow: builds and runs a fixture on Burn 0.21 and 0.22; run with --include-ignored"]
+fn verify_passes_on_a_fixture_and_catches_broken_ports() {
+    let project = projects()
+        .into_iter()
+        .find(|p| p.ends_with("mlp-regression"))
+        .expect("fixture");
+    let (code, stderr) = verify(&project.join("before"), None);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("1 test(s) passed"), "{stderr}");
+
+    // A port that trains with another learning rate prints other numbers.
+    let scratch = tempfile::tempdir().unwrap();
+    let port = scratch.path().join("port");
+    copy_project(&project.join("after"), &port);
+    let training = port.join("src/training.rs");
+    let text = std::fs::read_to_string(&training).unwrap();
+    std::fs::write(
+        &training,
+        text.replace("#[config(default = 0.05)]", "#[config(default = 0.07)]"),
+    )
+    .unwrap();
+    let (code, stderr) = verify(&project.join("before"), Some(&port));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("`mlp-regression` prints something else"),
+        "{stderr}"
+    );
+
+    // A port that lost its test.
+    copy_project(&project.join("after"), &port);
+    let data = port.join("src/data.rs");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let without_tests = &text[..text.find("#[cfg(test)]").expect("the fixture has tests")];
+    std::fs::write(&data, without_tests).unwrap();
+    let (code, stderr) = verify(&project.join("before"), Some(&port));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("test `data::tests::one_target_per_row` passed before and does not after"),
+        "{stderr}"
+    );
+}
