@@ -145,7 +145,7 @@ fn run_side(
         return side;
     }
     progress(&format!("{label}: running tests"));
-    if let Ok(output) = cargo(dir, target, &["test", "--quiet", "--no-fail-fast"]) {
+    if let Ok(output) = cargo(dir, target, &["test", "--no-fail-fast"]) {
         let stdout = String::from_utf8_lossy(&output.stdout);
         for line in stdout.lines() {
             if let Some(rest) = line.strip_prefix("test ") {
