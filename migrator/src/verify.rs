@@ -239,7 +239,7 @@ fn run_binary(
 }
 
 /// (package, binary) for every binary target of the workspace at `dir`.
-fn binaries(dir: &Path) -> Vec<(String, String)> {
+pub fn binaries(dir: &Path) -> Vec<(String, String)> {
     let Ok(metadata) = cargo_metadata::MetadataCommand::new()
         .current_dir(dir)
         .no_deps()

@@ -7,40 +7,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use burn_migrate::compare::{first_difference, Tolerance};
-use cargo_metadata::{MetadataCommand, TargetKind};
+use burn_migrate::verify::{binaries, default_cache};
 use common::*;
-
-fn cache_dir() -> PathBuf {
-    match std::env::var_os("BURN_MIGRATE_CACHE") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").expect("HOME is set"))
-            .join(".cache/burn-migrate"),
-    }
-}
-
-/// (package, binary) of every binary target of the project at `root`.
-fn binaries(root: &Path) -> Vec<(String, String)> {
-    let metadata = MetadataCommand::new()
-        .manifest_path(root.join("Cargo.toml"))
-        .no_deps()
-        .exec()
-        .expect("fixture manifest is valid");
-    let mut out = Vec::new();
-    for package in metadata.workspace_packages() {
-        for target in &package.targets {
-            if target.kind.contains(&TargetKind::Bin) {
-                out.push((package.name.to_string(), target.name.clone()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Copies one side of a fixture to scratch space with the framework's lockfile, builds it and
 /// runs each binary; returns (binary, stdout) pairs or a description of what failed.
@@ -51,7 +24,7 @@ fn build_and_run(
     target_dir: &Path,
 ) -> Result<Vec<(String, String)>, String> {
     let name = project.file_name().unwrap().to_string_lossy().to_string();
-    let work = cache_dir().join("fixtures").join(&name).join(side);
+    let work = default_cache().join("fixtures").join(&name).join(side);
     if work.exists() {
         std::fs::remove_dir_all(&work).expect("clear scratch copy");
     }
@@ -69,48 +42,31 @@ fn build_and_run(
     let mut outputs = Vec::new();
     for (package, binary) in binaries(&work) {
         let started = Instant::now();
-        if runnable
+        // A binary whose backend has no driver on this machine is built but not run.
+        let run = runnable
             .as_ref()
-            .is_some_and(|names| !names.contains(&binary))
-        {
-            // Built (type-checked) but not run here: its backend has no driver on this machine.
-            let output = Command::new(env!("CARGO"))
-                .args(["check", "--quiet", "--package", &package, "--bin", &binary])
-                .current_dir(&work)
-                .env("CARGO_TARGET_DIR", target_dir)
-                .env("CARGO_TERM_COLOR", "never")
-                .output()
-                .expect("cargo runs");
-            eprintln!(
-                "{name}/{side}: {package}/{binary} checked in {:.0?}",
-                started.elapsed()
-            );
-            if !output.status.success() {
-                return Err(format!(
-                    "{name}/{side}: `cargo check --bin {binary}` failed:\n{}",
-                    String::from_utf8_lossy(&output.stderr)
-                ));
-            }
-            continue;
-        }
+            .is_none_or(|names| names.contains(&binary));
+        let verb = if run { "run" } else { "build" };
         let output = Command::new(env!("CARGO"))
-            .args(["run", "--quiet", "--package", &package, "--bin", &binary])
+            .args([verb, "--quiet", "--package", &package, "--bin", &binary])
             .current_dir(&work)
             .env("CARGO_TARGET_DIR", target_dir)
             .env("CARGO_TERM_COLOR", "never")
             .output()
             .expect("cargo runs");
         eprintln!(
-            "{name}/{side}: {package}/{binary} built and ran in {:.0?}",
+            "{name}/{side}: `cargo {verb}` {package}/{binary} took {:.0?}",
             started.elapsed()
         );
         if !output.status.success() {
             return Err(format!(
-                "{name}/{side}: `cargo run --bin {binary}` failed:\n{}",
+                "{name}/{side}: `cargo {verb} --bin {binary}` failed:\n{}",
                 String::from_utf8_lossy(&output.stderr)
             ));
         }
-        outputs.push((binary, String::from_utf8_lossy(&output.stdout).to_string()));
+        if run {
+            outputs.push((binary, String::from_utf8_lossy(&output.stdout).to_string()));
+        }
     }
     Ok(outputs)
 }
@@ -142,7 +98,7 @@ fn before_builds(project: &Path) -> bool {
 #[test]
 #[ignore = "slow: builds Burn 0.21 and 0.22; run with --include-ignored"]
 fn before_runs_on_burn_0_21_after_on_0_22_and_both_print_the_same() {
-    let target_dir = cache_dir().join("target");
+    let target_dir = default_cache().join("target");
     let mut failures = Vec::new();
     for project in projects() {
         let name = project.file_name().unwrap().to_string_lossy().to_string();

@@ -7,10 +7,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use burn_migrate::rules::{Category, RuleSet};
+use burn_migrate::verify::default_cache;
 use common::*;
 
 /// Burn features the example crates enable, per version.
@@ -26,14 +26,6 @@ const AVAILABLE: &[&str] = &[
     "extension",
 ];
 
-fn cache_dir() -> PathBuf {
-    match std::env::var_os("BURN_MIGRATE_CACHE") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").expect("HOME is set"))
-            .join(".cache/burn-migrate"),
-    }
-}
-
 /// Writes the example crate for one side and runs `cargo check`; returns the errors.
 fn check_side(
     side: &str,
@@ -42,7 +34,7 @@ fn check_side(
     features: &[&str],
     examples: &[(String, String)],
 ) -> Option<String> {
-    let dir = cache_dir().join("rule-examples").join(side);
+    let dir = default_cache().join("rule-examples").join(side);
     if dir.exists() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -76,7 +68,7 @@ fn check_side(
     let output = Command::new(env!("CARGO"))
         .args(["check", "--lib", "--message-format=short"])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", cache_dir().join("target"))
+        .env("CARGO_TARGET_DIR", default_cache().join("target"))
         .env("CARGO_TERM_COLOR", "never")
         .output()
         .expect("cargo runs");

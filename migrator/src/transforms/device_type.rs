@@ -24,34 +24,32 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.index.resolve_backend_type(ctx.file_id, &ty).is_some()
                 })
         };
-        if is_backend_gradients(&path, &scope) {
-            ctx.push(Change::edit(
-                path.syntax().text_range(),
+        let replacement = if is_backend_gradients(&path, &scope) {
+            Some((
                 "Gradients",
                 RULE_GRADIENTS,
                 "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
-            ));
-            ctx.needed_imports.insert("Gradients");
-            continue;
-        }
-        if is_burn_device_type(ctx, &path) {
-            ctx.push(Change::edit(
-                path.syntax().text_range(),
+            ))
+        } else if is_burn_device_type(ctx, &path)
+            || backend_device_path(&path, &scope)
+            || concrete_alias_device()
+        {
+            Some((
                 "Device",
                 RULE,
                 "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
-            ));
-            ctx.needed_imports.insert("Device");
-            continue;
-        }
-        if backend_device_path(&path, &scope) || concrete_alias_device() {
+            ))
+        } else {
+            None
+        };
+        if let Some((name, rule, message)) = replacement {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
-                "Device",
-                RULE,
-                "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
+                name,
+                rule,
+                message,
             ));
-            ctx.needed_imports.insert("Device");
+            ctx.needed_imports.insert(name);
         }
     }
 }
