@@ -506,6 +506,16 @@ mod tests {
     }
 
     #[test]
+    fn every_dependency_table_moves() {
+        let text = "[dependencies]\nburn = { workspace = true, features = [\"ndarray\"] }\n\n[dev-dependencies]\nburn = { version = \"0.21.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.21\", default-features = false }\n\n[build-dependencies.burn]\nversion = \"0.21.0\"\nfeatures = [\"dispatch\"]\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n\n[dev-dependencies]\nburn = { version = \"0.22.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.22.0\", default-features = false }\n\n[build-dependencies.burn]\nversion = \"0.22.0\"\nfeatures = []\n"
+        );
+    }
+
+    #[test]
     fn migrated_manifest_is_left_alone() {
         let text = "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n";
         let out = run(text);

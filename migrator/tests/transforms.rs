@@ -212,3 +212,16 @@ fn devices_passed_to_autodiff_functions_stay_plain() {
         out[1]
     );
 }
+
+#[test]
+fn backend_device_defaults_become_constructors_or_are_reported() {
+    let (out, manual) = port(
+        "use burn::backend::NdArray;\nuse burn::prelude::*;\n\ntype Cpu = NdArray;\n\nfn zeros<B: Backend>() -> Tensor<B, 1> {\n    Tensor::zeros([2], &B::Device::default())\n}\n\nfn main() {\n    let device = <Cpu as Backend>::Device::default();\n    let x = Tensor::<Cpu, 1>::ones([2], &device);\n    let _ = (x, zeros::<Cpu>());\n}\n",
+    );
+    assert!(out.contains("let device = Device::flex();"), "{out}");
+    assert!(
+        out.contains("Tensor::zeros([2], &Device::default())"),
+        "the generic site keeps its meaning:\n{out}"
+    );
+    assert_eq!(manual, vec!["default-device"], "and reported");
+}

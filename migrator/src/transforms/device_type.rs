@@ -7,7 +7,6 @@ use ra_ap_syntax::AstNode;
 use super::FileCtx;
 use crate::edit::Change;
 use crate::index::backend_device_path;
-use crate::syntax_util::segment_names;
 
 pub const RULE: &str = "backend-device-type";
 pub const RULE_GRADIENTS: &str = "autodiff-gradients-type";
@@ -15,15 +14,6 @@ pub const RULE_GRADIENTS: &str = "autodiff-gradients-type";
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
         let scope = ctx.backends_in_scope(path.syntax());
-        let concrete_alias_device = || {
-            let names = segment_names(&path);
-            names.len() == 2
-                && names[1] == "Device"
-                && path.qualifier().is_some_and(|q| {
-                    let ty = ast::make::ty_path(q);
-                    ctx.index.resolve_backend_type(ctx.file_id, &ty).is_some()
-                })
-        };
         let replacement = if is_backend_gradients(&path, &scope) {
             Some((
                 "Gradients",
@@ -32,7 +22,7 @@ pub fn run(ctx: &mut FileCtx) {
             ))
         } else if is_burn_device_type(ctx, &path)
             || backend_device_path(&path, &scope)
-            || concrete_alias_device()
+            || super::concrete_device_owner(ctx, &path).is_some()
         {
             Some((
                 "Device",

@@ -209,17 +209,39 @@ fn note_imports(ctx: &mut FileCtx, expr: &str) {
 
 /// `Default::default()` where a device is expected.
 fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
+    if ctx.migrated {
+        // 0.22 code may mean `Device::default()`; nothing to port.
+        return;
+    }
     let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
         return;
     };
     let Some(path) = callee.path() else { return };
-    if segment_names(&path) != ["Default", "default"] {
+    let names = segment_names(&path);
+    // `B::Device::default()`, `<Cpu as Backend>::Device::default()`: a device by its type.
+    let is_default = names.last().is_some_and(|n| n == "default");
+    let qualifier = path.qualifier();
+    let named_owner = qualifier
+        .as_ref()
+        .filter(|_| is_default)
+        .and_then(|q| super::concrete_device_owner(ctx, q));
+    let typed_default = is_default
+        && qualifier.as_ref().is_some_and(|q| {
+            let scope = ctx.backends_in_scope(call.syntax());
+            crate::index::backend_device_path(q, &scope)
+        });
+    let default_call = names == ["Default", "default"];
+    if named_owner.is_none()
+        && !typed_default
+        && !(default_call && device_uses(ctx, call.syntax()).is_some())
+    {
         return;
     }
-    if device_uses(ctx, call.syntax()).is_none() {
-        return;
-    }
-    match site_backend(ctx, call.syntax()) {
+    let backend = match named_owner {
+        Some(spec) => BodyBackend::One(spec),
+        None => site_backend(ctx, call.syntax()),
+    };
+    match backend {
         BodyBackend::One(spec) => {
             let expr = device_expression(ctx.index, &spec);
             note_imports(ctx, &expr);
@@ -235,7 +257,11 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
             RULE_DEFAULT,
             "this device serves several backends: replace `Default::default()` with the `Device` constructor it is for",
         )),
-        BodyBackend::None => {}
+        BodyBackend::None => ctx.push(Change::manual(
+            call.syntax().text_range(),
+            RULE_DEFAULT,
+            "no concrete backend reaches this device here: `Device::default()` would pick the first enabled backend; pass the device in, or name its constructor",
+        )),
     }
 }
 

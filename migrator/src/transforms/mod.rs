@@ -224,6 +224,21 @@ impl<'a> FileCtx<'a> {
     }
 }
 
+/// The concrete backend whose device type a path names: `Cpu::Device` or
+/// `<Cpu as Backend>::Device` for a backend alias or type `Cpu`.
+pub fn concrete_device_owner(ctx: &FileCtx, path: &ast::Path) -> Option<BackendSpec> {
+    let segment = path.segment()?;
+    if segment.name_ref()?.text() != "Device" {
+        return None;
+    }
+    let qualifier = path.qualifier()?;
+    let owner = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor.ty()?,
+        None => ast::make::ty_path(qualifier),
+    };
+    ctx.index.resolve_backend_type(ctx.file_id, &owner)
+}
+
 /// `B::InnerBackend` or `<B as AutodiffBackend>::InnerBackend` for a backend `B`.
 pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
     let Some(segment) = path.segment() else {
