@@ -5,6 +5,7 @@
 //! (the fixed-point driver and validation), [`emit`] (diffs and diagnostics). [`rules`] holds
 //! the rule set, [`manifest`] the Cargo.toml rewrite.
 
+pub mod bench;
 pub mod book;
 pub mod compare;
 pub mod discover;

@@ -77,6 +77,15 @@ enum Command {
         #[arg(long, default_value_t = 120)]
         run_limit: u64,
     },
+    /// Measure build and one-line-edit rebuild times before and after the port.
+    Bench {
+        /// The project or workspace.
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// Measure the release profile (default: dev).
+        #[arg(long)]
+        release: bool,
+    },
     /// Regenerate the migration guide's rule pages from the rule files.
     Book {
         /// Only check that the generated pages are up to date; exit 1 if not.
@@ -146,6 +155,40 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Explain { id }) => explain(&rules, id),
         Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
+        Some(Command::Bench { path, release }) => {
+            let options = burn_migrate::verify::VerifyOptions {
+                cache: burn_migrate::verify::default_cache(),
+                migrated: None,
+                tolerance: burn_migrate::compare::Tolerance::default(),
+                run_limit: std::time::Duration::from_secs(120),
+            };
+            let started = std::time::Instant::now();
+            let mut progress =
+                |step: &str| eprintln!("[{:>6.1}s] {step}", started.elapsed().as_secs_f64());
+            let timings =
+                burn_migrate::bench::bench(path, &rules, &options, *release, &mut progress)?;
+            println!(
+                "{:<8} {:<10} {:>14} {:>26}",
+                "profile", "side", "project build", "rebuild after 1-line edit"
+            );
+            for t in &timings {
+                println!(
+                    "{:<8} {:<10} {:>13.2}s {:>25.2}s",
+                    t.profile,
+                    t.side,
+                    t.cold.as_secs_f64(),
+                    t.rebuild.as_secs_f64()
+                );
+            }
+            if let [old, new] = timings.as_slice() {
+                println!(
+                    "rebuild ratio 0.21/0.22: {:.1}x (edited {})",
+                    old.rebuild.as_secs_f64() / new.rebuild.as_secs_f64().max(1e-9),
+                    new.edited.display()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Verify {
             path,
             migrated,

@@ -62,18 +62,22 @@ pub fn default_cache() -> PathBuf {
     home.join(".cache/burn-migrate")
 }
 
-pub fn verify(
+/// Copies the project twice under the cache (`<purpose>/<name>/{before,after}`), migrates the
+/// second copy (or takes `options.migrated`), and gives both the framework's lockfile when
+/// they have none. Returns (original copy, port).
+pub fn prepare(
     project: &Path,
+    purpose: &str,
     rules: &RuleSet,
     options: &VerifyOptions,
     progress: &mut dyn FnMut(&str),
-) -> Result<Verdict, Error> {
+) -> Result<(PathBuf, PathBuf), Error> {
     let root = crate::discover::discover(project)?.root;
     let name = root
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "project".into());
-    let scratch = options.cache.join("verify").join(&name);
+    let scratch = options.cache.join(purpose).join(&name);
     let old = scratch.join("before");
     let new = scratch.join("after");
     for dir in [&old, &new] {
@@ -109,6 +113,16 @@ pub fn verify(
             })?;
         }
     }
+    Ok((old, new))
+}
+
+pub fn verify(
+    project: &Path,
+    rules: &RuleSet,
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Verdict, Error> {
+    let (old, new) = prepare(project, "verify", rules, options, progress)?;
     let target = options.cache.join("target");
     let before = run_side(&old, "Burn 0.21", &target, options, progress);
     let after = run_side(&new, "Burn 0.22", &target, options, progress);
@@ -193,7 +207,7 @@ fn compare(before: &SideResult, after: &SideResult, tolerance: Tolerance) -> Vec
     problems
 }
 
-fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Result<Output, String> {
+pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Result<Output, String> {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .current_dir(dir)

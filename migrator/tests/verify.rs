@@ -62,3 +62,42 @@ fn verify_passes_on_a_fixture_and_catches_broken_ports() {
         "{stderr}"
     );
 }
+
+#[test]
+#[ignore = "slow: builds a fixture on Burn 0.21 and 0.22; run with --include-ignored"]
+fn bench_reports_both_rebuild_times_and_their_ratio() {
+    let project = projects()
+        .into_iter()
+        .find(|p| p.ends_with("mlp-regression"))
+        .expect("fixture");
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .arg("bench")
+        .arg(project.join("before"))
+        .output()
+        .expect("burn-migrate runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Timings are noisy: the test checks that both were measured, not how they compare.
+    eprintln!("{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("dev") && l.contains("Burn 0.21")),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("dev") && l.contains("Burn 0.22")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("rebuild ratio 0.21/0.22:") && stdout.contains("src/model.rs"),
+        "{stdout}"
+    );
+}
