@@ -1,5 +1,5 @@
 //! Slow tier: `burn-migrate verify` passes on a fixture, and fails with a clear message on a
-//! port that prints another number or loses a test.
+//! port that prints another number or loses a test; `burn-migrate bench` measures both sides.
 
 mod common;
 
@@ -22,7 +22,7 @@ fn verify(project: &std::path::Path, migrated: Option<&std::path::Path>) -> (Opt
 
 #[test]
 #[ignore = "slow: builds and runs a fixture on Burn 0.21 and 0.22; run with --include-ignored"]
-fn verify_passes_on_a_fixture_and_catches_broken_ports() {
+fn verify_and_bench_on_a_fixture() {
     let project = projects()
         .into_iter()
         .find(|p| p.ends_with("mlp-regression"))
@@ -61,10 +61,12 @@ fn verify_passes_on_a_fixture_and_catches_broken_ports() {
         stderr.contains("test `data::tests::one_target_per_row` passed before and does not after"),
         "{stderr}"
     );
+
+    bench_reports_both_rebuild_times_and_their_ratio();
 }
 
-#[test]
-#[ignore = "slow: builds a fixture on Burn 0.21 and 0.22; run with --include-ignored"]
+/// Runs after the verify checks, in the same test: verify and bench build the same fixture
+/// into the shared target directory, and binaries of one name must not be rebuilt under a run.
 fn bench_reports_both_rebuild_times_and_their_ratio() {
     let project = projects()
         .into_iter()
