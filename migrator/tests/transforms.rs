@@ -225,3 +225,16 @@ fn backend_device_defaults_become_constructors_or_are_reported() {
     );
     assert_eq!(manual, vec!["default-device"], "and reported");
 }
+
+#[test]
+fn checkpointed_autodiff_and_fusion_fold_into_the_device() {
+    let (out, manual) = port(
+        "use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;\nuse burn::backend::{Autodiff, NdArray};\nuse burn::prelude::*;\n\ntype Train = Autodiff<burn_fusion::Fusion<NdArray>, BalancedCheckpointing>;\n\nfn main() {\n    let device = Default::default();\n    let x = Tensor::<Train, 1>::ones([2], &device).require_grad();\n    let _ = x.sum().backward();\n}\n",
+    );
+    assert!(
+        out.contains("let device = Device::flex().autodiff().gradient_checkpointing();"),
+        "{out}"
+    );
+    assert!(!out.contains("type Train"), "{out}");
+    assert!(manual.is_empty(), "{manual:?}");
+}
