@@ -16,6 +16,7 @@ pub mod index;
 pub mod lockfile;
 pub mod manifest;
 pub mod migrate;
+pub mod probe;
 pub mod rules;
 pub mod source;
 pub mod suppress;

@@ -77,6 +77,11 @@ enum Command {
         #[arg(long, default_value_t = 120)]
         run_limit: u64,
     },
+    /// Check which devices work here (each in a child process, so a crashing driver is caught).
+    Probe {
+        /// Devices to probe (default: all known).
+        devices: Vec<String>,
+    },
     /// Measure build and one-line-edit rebuild times before and after the port.
     Bench {
         /// The project or workspace.
@@ -155,6 +160,38 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Explain { id }) => explain(&rules, id),
         Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
+        Some(Command::Probe { devices }) => {
+            let cache = burn_migrate::verify::default_cache();
+            let names: Vec<String> = if devices.is_empty() {
+                burn_migrate::probe::DEVICES
+                    .iter()
+                    .map(|(d, _)| d.to_string())
+                    .collect()
+            } else {
+                devices.clone()
+            };
+            for device in names {
+                eprintln!(
+                    "probing {device} (builds the Burn 0.22 probe with its feature the first time)"
+                );
+                let line = match burn_migrate::probe::probe(&device, &cache)? {
+                    burn_migrate::probe::Probe::Works(report) => {
+                        format!("{device}: works\n  {}", report.replace('\n', "\n  "))
+                    }
+                    burn_migrate::probe::Probe::Crashed(how) => {
+                        format!("{device}: the driver crashed ({how}); runs on it are skipped")
+                    }
+                    burn_migrate::probe::Probe::Failed(why) => {
+                        format!("{device}: does not work here: {why}")
+                    }
+                    burn_migrate::probe::Probe::NotBuilt(why) => {
+                        format!("{device}: the probe could not be built: {why}")
+                    }
+                };
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Bench { path, release }) => {
             let options = burn_migrate::verify::VerifyOptions {
                 cache: burn_migrate::verify::default_cache(),
