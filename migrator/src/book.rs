@@ -146,6 +146,7 @@ fn describe(rewrite: &DataRule) -> String {
             method,
             function,
             arity,
+            chain_root,
             ..
         } => {
             let name = method
@@ -155,16 +156,30 @@ fn describe(rewrite: &DataRule) -> String {
             let arity = arity
                 .map(|n| format!(" with {n} argument(s)"))
                 .unwrap_or_default();
+            let chain = if chain_root.is_empty() {
+                String::new()
+            } else {
+                format!(" in a chain that starts with {}", code_list(chain_root))
+            };
             format!(
-                "calls of `{}`{arity} are reported",
+                "calls of `{}`{arity}{chain} are reported",
                 name.unwrap_or_default()
             )
         }
+        DataRule::ReportImplFn {
+            trait_name,
+            functions,
+            ..
+        } => format!(
+            "implementations of `{trait_name}` that define {} are reported",
+            code_list(functions)
+        ),
         DataRule::RewriteCall {
             method,
             function,
             arity,
             receiver_call,
+            chain_root,
             to,
             args,
         } => {
@@ -178,6 +193,13 @@ fn describe(rewrite: &DataRule) -> String {
             }
             if !receiver_call.is_empty() {
                 let _ = write!(text, " on the result of {}", code_list(receiver_call));
+            }
+            if !chain_root.is_empty() {
+                let _ = write!(
+                    text,
+                    " in a chain that starts with {}",
+                    code_list(chain_root)
+                );
             }
             if let Some(to) = to {
                 let _ = write!(text, " are renamed to `{to}`");

@@ -91,6 +91,17 @@ pub enum DataRule {
         function: Option<String>,
         #[serde(default)]
         arity: Option<usize>,
+        /// Only in method chains that start with a call of one of these functions.
+        #[serde(default)]
+        chain_root: Vec<String>,
+        message: String,
+    },
+    /// Trait methods whose signature changed: implementations of `trait` that define one of
+    /// `functions` (overriding a provided method, say) are reported.
+    ReportImplFn {
+        #[serde(rename = "trait")]
+        trait_name: String,
+        functions: Vec<String>,
         message: String,
     },
     /// Calls of a method (`.name(..)`) or function (`Type::name(..)`) with `arity`
@@ -106,6 +117,10 @@ pub enum DataRule {
         /// Only when the receiver is a call of one of these methods (`to_data`, `into_data`).
         #[serde(default)]
         receiver_call: Vec<String>,
+        /// Only when the method chain starts with a call of one of these functions
+        /// (`SupervisedTraining::new`): for method names other types share.
+        #[serde(default)]
+        chain_root: Vec<String>,
         #[serde(default)]
         to: Option<String>,
         #[serde(default)]

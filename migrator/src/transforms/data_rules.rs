@@ -25,6 +25,7 @@ pub fn run(ctx: &mut FileCtx) {
                 method,
                 function,
                 arity,
+                chain_root,
                 message,
             } => {
                 let call = CallPattern {
@@ -32,16 +33,23 @@ pub fn run(ctx: &mut FileCtx) {
                     function: function.as_deref(),
                     arity: *arity,
                     receiver_call: &[],
+                    chain_root,
                     to: None,
                     args: None,
                 };
                 report_calls(ctx, rule, &call, message);
             }
+            DataRule::ReportImplFn {
+                trait_name,
+                functions,
+                message,
+            } => report_impl_fns(ctx, rule, trait_name, functions, message),
             DataRule::RewriteCall {
                 method,
                 function,
                 arity,
                 receiver_call,
+                chain_root,
                 to,
                 args,
             } => {
@@ -50,6 +58,7 @@ pub fn run(ctx: &mut FileCtx) {
                     function: function.as_deref(),
                     arity: *arity,
                     receiver_call,
+                    chain_root,
                     to: to.as_deref(),
                     args: args.as_deref(),
                 };
@@ -192,6 +201,7 @@ struct CallPattern<'a> {
     function: Option<&'a str>,
     arity: Option<usize>,
     receiver_call: &'a [String],
+    chain_root: &'a [String],
     to: Option<&'a str>,
     args: Option<&'a [String]>,
 }
@@ -224,6 +234,14 @@ fn matching_calls(
                     continue;
                 }
             }
+            if !pattern.chain_root.is_empty()
+                && !pattern
+                    .chain_root
+                    .iter()
+                    .any(|root| chain_starts_with_call(&call, root))
+            {
+                continue;
+            }
             (name.syntax().text_range(), call.arg_list())
         } else if let Some(call) = ast::CallExpr::cast(node.clone()) {
             let Some(function) = pattern.function else {
@@ -233,14 +251,7 @@ fn matching_calls(
                 continue;
             };
             let Some(path) = callee.path() else { continue };
-            let names = segment_names(&path);
-            let wanted: Vec<&str> = function.split("::").collect();
-            if names.len() < wanted.len()
-                || !names[names.len() - wanted.len()..]
-                    .iter()
-                    .zip(&wanted)
-                    .all(|(a, b)| a == b)
-            {
+            if !path_ends_with(&path, function) {
                 continue;
             }
             let Some(segment) = path.segment().and_then(|s| s.name_ref()) else {
@@ -259,10 +270,82 @@ fn matching_calls(
     out
 }
 
+/// Whether `path` ends with the segments of `suffix` (`Type::name`).
+fn path_ends_with(path: &ast::Path, suffix: &str) -> bool {
+    let names = segment_names(path);
+    let wanted: Vec<&str> = suffix.split("::").collect();
+    names.len() >= wanted.len()
+        && names[names.len() - wanted.len()..]
+            .iter()
+            .zip(&wanted)
+            .all(|(a, b)| a == b)
+}
+
+/// Whether the receivers of `call`, followed down the method chain, start with a call of
+/// the function `root` (`SupervisedTraining::new(..).metric(..).renderer(..)`).
+fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
+    let mut receiver = call.receiver();
+    while let Some(ast::Expr::MethodCallExpr(inner)) = receiver {
+        receiver = inner.receiver();
+    }
+    match receiver {
+        Some(ast::Expr::CallExpr(first)) => match first.expr() {
+            Some(ast::Expr::PathExpr(callee)) => callee
+                .path()
+                .is_some_and(|path| path_ends_with(&path, root)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 fn report_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern, message: &str) {
     for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
         let range = name_range.cover(arg_list.syntax().text_range());
         ctx.push(Change::manual(range, rule, message));
+    }
+}
+
+/// Reports the definitions of `functions` inside `impl <trait_name> for ..` blocks.
+fn report_impl_fns(
+    ctx: &mut FileCtx,
+    rule: &'static str,
+    trait_name: &str,
+    functions: &[String],
+    message: &str,
+) {
+    for implementation in ctx.root().descendants().filter_map(ast::Impl::cast) {
+        let implements_trait = match implementation.trait_() {
+            Some(ast::Type::PathType(path_type)) => path_type
+                .path()
+                .is_some_and(|path| path_ends_with(&path, trait_name)),
+            _ => false,
+        };
+        let Some(items) = implementation
+            .assoc_item_list()
+            .filter(|_| implements_trait)
+        else {
+            continue;
+        };
+        for item in items.assoc_items() {
+            let ast::AssocItem::Fn(function) = item else {
+                continue;
+            };
+            let Some(name) = function.name() else {
+                continue;
+            };
+            if functions.iter().any(|f| *f == name.text()) {
+                let end = function
+                    .param_list()
+                    .map(|p| p.syntax().text_range())
+                    .unwrap_or(name.syntax().text_range());
+                ctx.push(Change::manual(
+                    name.syntax().text_range().cover(end),
+                    rule,
+                    message,
+                ));
+            }
+        }
     }
 }
 
@@ -282,6 +365,9 @@ fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
                 .args()
                 .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
                 .collect();
+            if already_in_shape(templates, &originals) {
+                continue;
+            }
             let filled: Vec<String> = templates
                 .iter()
                 .map(|t| {
@@ -300,4 +386,21 @@ fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
             ));
         }
     }
+}
+
+/// Whether every argument already has its template's shape (`Box::new(x)` for the template
+/// `Box::new({0})`), so a second run leaves the call alone.
+fn already_in_shape(templates: &[String], originals: &[String]) -> bool {
+    templates.len() == originals.len()
+        && templates.iter().enumerate().all(|(i, template)| {
+            let placeholder = format!("{{{i}}}");
+            match template.split_once(&placeholder) {
+                Some((prefix, suffix)) => {
+                    !(prefix.is_empty() && suffix.is_empty())
+                        && originals[i].starts_with(prefix)
+                        && originals[i].ends_with(suffix)
+                }
+                None => false,
+            }
+        })
 }
