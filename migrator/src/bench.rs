@@ -52,7 +52,7 @@ pub fn bench(
         build(&[])?;
         let packages = crate::verify::binaries(dir)
             .into_iter()
-            .map(|(p, _)| p)
+            .map(|binary| binary.package)
             .collect::<std::collections::BTreeSet<_>>();
         for package in &packages {
             let mut clean = vec!["clean", "--quiet", "--package", package.as_str()];

@@ -65,6 +65,13 @@ pub fn rule_page(rule: &Rule) -> String {
         category_name(rule.category),
         rule.applicability
     );
+    if !rule.covers.is_empty() {
+        let _ = writeln!(
+            page,
+            "**Ports** rows {} of the [API changes](../coverage.md)\n",
+            rule.covers.join(", ")
+        );
+    }
     let _ = writeln!(page, "> {}\n", rule.hint);
     let _ = writeln!(page, "## Why\n\n{}\n", rule.why.trim());
     if !rule.backends.is_empty() {
@@ -247,7 +254,54 @@ pub fn generate(rules: &RuleSet) -> BTreeMap<PathBuf, String> {
             index,
         );
     }
+    files.insert(PathBuf::from("rules/coverage.md"), coverage_page(rules));
     files
+}
+
+/// The catalogue of API changes (`book/api-changes-rows.tsv`): row id, and the note of rows
+/// that need no change in user code.
+pub const API_CHANGE_ROWS: &str = include_str!("../../book/api-changes-rows.tsv");
+
+/// (row, note) for every row of the catalogue.
+pub fn api_change_rows() -> Vec<(&'static str, Option<&'static str>)> {
+    API_CHANGE_ROWS
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once('\t') {
+            Some((row, note)) => (row.trim(), Some(note.trim())),
+            None => (l.trim(), None),
+        })
+        .collect()
+}
+
+/// Which rules port each row of the API-change catalogue.
+fn coverage_page(rules: &RuleSet) -> String {
+    let mut page = format!(
+        "{}\n\n# Coverage of the API changes\n\nEvery user-facing change from Burn 0.21 to 0.22 in the project's catalogue, and the rules that port it (a `manual` rule reports it with guidance).\n\n| row | rules |\n|---|---|\n",
+        BANNER.replace("{id}", "*")
+    );
+    for (row, note) in api_change_rows() {
+        let covering: Vec<String> = rules
+            .iter()
+            .filter(|r| r.covers.iter().any(|c| c == row))
+            .map(|r| {
+                format!(
+                    "[`{}`]({}/{}.md) ({})",
+                    r.id,
+                    category_name(r.category),
+                    r.id,
+                    r.applicability
+                )
+            })
+            .collect();
+        let cell = match (covering.is_empty(), note) {
+            (false, _) => covering.join(", "),
+            (true, Some(note)) => note.to_string(),
+            (true, None) => "**not covered**".to_string(),
+        };
+        let _ = writeln!(page, "| {row} | {cell} |");
+    }
+    page
 }
 
 /// The rule section of SUMMARY.md.
@@ -256,7 +310,7 @@ fn summary_section(rules: &RuleSet) -> String {
     for rule in rules.iter() {
         by_category.entry(rule.category).or_default().push(rule);
     }
-    let mut out = format!("{SUMMARY_BEGIN}\n");
+    let mut out = format!("{SUMMARY_BEGIN}\n- [Coverage of the API changes](rules/coverage.md)\n");
     for (category, members) in by_category {
         let name = category_name(category);
         let _ = writeln!(out, "- [{}](rules/{name}.md)", category_title(category));

@@ -76,6 +76,26 @@ enum Command {
         /// Longest a binary may run, in seconds.
         #[arg(long, default_value_t = 120)]
         run_limit: u64,
+        /// Run the port on this device (flex, vulkan, wgpu, cpu, cuda, ...) instead of the one
+        /// the migration chose for the original backend.
+        #[arg(long, value_name = "NAME")]
+        device: Option<String>,
+        /// Build and run both sides in the release profile.
+        #[arg(long)]
+        release: bool,
+    },
+    /// Compare two saved outputs the way verify does: same words, numbers within a tolerance.
+    Compare {
+        /// What the original printed (verify saves it under runs/before/).
+        old: PathBuf,
+        /// What the port printed.
+        new: PathBuf,
+        /// Relative tolerance for printed numbers.
+        #[arg(long, default_value_t = 1e-4)]
+        rtol: f64,
+        /// Absolute tolerance for printed numbers.
+        #[arg(long, default_value_t = 1e-4)]
+        atol: f64,
     },
     /// Check which devices work here (each in a child process, so a crashing driver is caught).
     Probe {
@@ -198,6 +218,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 migrated: None,
                 tolerance: burn_migrate::compare::Tolerance::default(),
                 run_limit: std::time::Duration::from_secs(120),
+                device: None,
+                release: *release,
             };
             let started = std::time::Instant::now();
             let mut progress =
@@ -232,6 +254,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             rtol,
             atol,
             run_limit,
+            device,
+            release,
         }) => {
             let options = burn_migrate::verify::VerifyOptions {
                 cache: burn_migrate::verify::default_cache(),
@@ -241,8 +265,35 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                     rtol: *rtol,
                 },
                 run_limit: std::time::Duration::from_secs(*run_limit),
+                device: device.clone(),
+                release: *release,
             };
             verify(path, &rules, &options)
+        }
+        Some(Command::Compare {
+            old,
+            new,
+            rtol,
+            atol,
+        }) => {
+            let read = |path: &Path| {
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))
+            };
+            let tolerance = burn_migrate::compare::Tolerance {
+                atol: *atol,
+                rtol: *rtol,
+            };
+            match burn_migrate::compare::first_difference(&read(old)?, &read(new)?, tolerance) {
+                None => {
+                    println!("same words, numbers within rtol {rtol} / atol {atol}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Some(difference) => {
+                    println!("different: {difference}");
+                    Ok(ExitCode::from(1))
+                }
+            }
         }
         None => migrate_project(cli, &rules),
     }
@@ -256,6 +307,9 @@ fn verify(
     let started = std::time::Instant::now();
     let mut progress = |step: &str| eprintln!("[{:>6.1}s] {step}", started.elapsed().as_secs_f64());
     let verdict = burn_migrate::verify::verify(path, rules, options, &mut progress)?;
+    for note in &verdict.notes {
+        eprintln!("note: {note}");
+    }
     for (label, side) in [
         ("Burn 0.21", &verdict.before),
         ("Burn 0.22", &verdict.after),
@@ -269,8 +323,20 @@ fn verify(
             side.runs.len()
         );
     }
+    eprint!("{}", burn_migrate::verify::target_table(&verdict));
+    eprintln!("outputs saved under {}", verdict.runs_dir.display());
     if verdict.problems.is_empty() {
-        eprintln!("burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22");
+        let skipped = if verdict.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} package(s) built but not run: their device does not work here)",
+                verdict.skipped.len()
+            )
+        };
+        eprintln!(
+            "burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22{skipped}"
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for problem in &verdict.problems {

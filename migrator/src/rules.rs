@@ -201,6 +201,9 @@ pub struct Rule {
     /// The Rust transform that implements the rule, for rules that data cannot express.
     #[serde(default)]
     pub transform: Option<String>,
+    /// Rows of the API-change catalogue (`book/api-changes-rows.tsv`) this rule ports.
+    #[serde(default)]
+    pub covers: Vec<String>,
     #[serde(default, rename = "example")]
     pub examples: Vec<Example>,
     #[serde(default, rename = "backend")]

@@ -132,3 +132,34 @@ fn the_guide_is_up_to_date_with_the_rules() {
         "stale guide pages (run `burn-migrate book`): {names:?}"
     );
 }
+
+#[test]
+fn every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change() {
+    let rules = rules();
+    let rows = burn_migrate::book::api_change_rows();
+    let known: BTreeSet<&str> = rows.iter().map(|(row, _)| *row).collect();
+    assert_eq!(known.len(), rows.len(), "a row is listed twice");
+    for (row, note) in &rows {
+        let covering: Vec<&str> = rules
+            .iter()
+            .filter(|r| r.covers.iter().any(|c| c == row))
+            .map(|r| r.id.as_str())
+            .collect();
+        match note {
+            Some(note) => assert!(
+                covering.is_empty() && note.starts_with("no change"),
+                "row {row} is noted ({note}) but also covered by {covering:?}"
+            ),
+            None => assert!(!covering.is_empty(), "no rule covers row {row}"),
+        }
+    }
+    for rule in rules.iter() {
+        for row in &rule.covers {
+            assert!(
+                known.contains(row.as_str()),
+                "rule {} covers unknown row {row}",
+                rule.id
+            );
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! The devices a port runs on: the `Device::<constructor>(..)` calls in its code, what each
+//! needs (a Cargo feature of `burn`), and which of them work on this machine. The constructor
+//! table is the rule set's backend table (`rules/device-*.toml`), so verify knows exactly the
+//! devices the migration can write.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use ra_ap_syntax::ast::{self, HasArgList};
+use ra_ap_syntax::{AstNode, Edition, SourceFile, TextRange};
+
+use crate::probe::{self, Probe};
+use crate::rules::RuleSet;
+use crate::syntax_util::segment_names;
+
+/// One device constructor of Burn 0.22.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constructor {
+    /// `vulkan` for `Device::vulkan(..)`.
+    pub name: String,
+    /// The expression for the default device of that kind (`Device::vulkan(DeviceKind::DefaultDevice)`).
+    pub default_expression: String,
+    /// The `burn` feature that provides it.
+    pub feature: String,
+}
+
+/// Constructors the rule set writes, by name.
+pub fn constructors(rules: &RuleSet) -> BTreeMap<String, Constructor> {
+    let mut out = BTreeMap::new();
+    for backend in rules.backends() {
+        let Some(name) = backend
+            .device
+            .strip_prefix("Device::")
+            .and_then(|rest| rest.split('(').next())
+        else {
+            continue;
+        };
+        // The first entry wins: several 0.21 backends (ndarray, candle, libtorch) share
+        // `Device::flex()`, and they agree on its feature.
+        out.entry(name.to_string()).or_insert_with(|| Constructor {
+            name: name.to_string(),
+            default_expression: backend.device.clone(),
+            feature: backend.feature.clone(),
+        });
+    }
+    out
+}
+
+/// Whether a device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
+pub fn has_memory_pools(constructor: &str) -> bool {
+    matches!(
+        constructor,
+        "vulkan" | "wgpu" | "webgpu" | "metal" | "cuda" | "rocm" | "cpu"
+    )
+}
+
+/// A constructor call found in a file: its name, and the range of the name and its argument
+/// list (`vulkan(DeviceKind::DefaultDevice)`).
+pub struct ConstructorCall {
+    pub name: String,
+    pub name_and_args: TextRange,
+}
+
+/// Every `Device::<constructor>(..)` call (also `burn::tensor::Device::..`) in `text`.
+pub fn constructor_calls(
+    text: &str,
+    known: &BTreeMap<String, Constructor>,
+) -> Vec<ConstructorCall> {
+    let root = SourceFile::parse(text, Edition::Edition2021).tree();
+    let mut out = Vec::new();
+    for call in root.syntax().descendants().filter_map(ast::CallExpr::cast) {
+        let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+            continue;
+        };
+        let Some(path) = callee.path() else { continue };
+        let names = segment_names(&path);
+        let [.., ty, name] = names.as_slice() else {
+            continue;
+        };
+        if ty != "Device" || !known.contains_key(name.as_str()) {
+            continue;
+        }
+        let (Some(segment), Some(args)) = (path.segment(), call.arg_list()) else {
+            continue;
+        };
+        out.push(ConstructorCall {
+            name: name.clone(),
+            name_and_args: segment
+                .syntax()
+                .text_range()
+                .cover(args.syntax().text_range()),
+        });
+    }
+    out
+}
+
+/// The Rust files under `dir`, leaving out build outputs, and packages nested in it unless
+/// `into_nested_packages`.
+pub fn rust_files(dir: &Path, into_nested_packages: bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            let skip_package = !into_nested_packages && path.join("Cargo.toml").is_file();
+            if !skip_package && entry.file_name() != "target" && entry.file_name() != ".git" {
+                out.extend(rust_files(&path, into_nested_packages));
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Constructor names called in the package at `dir` (not in packages nested in it), with the
+/// text of each call from the name on (`vulkan(DeviceKind::DefaultDevice)`).
+pub fn devices_used(
+    dir: &Path,
+    known: &BTreeMap<String, Constructor>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in rust_files(dir, false) {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for call in constructor_calls(&text, known) {
+            out.entry(call.name)
+                .or_default()
+                .insert(text[call.name_and_args].to_string());
+        }
+    }
+    out
+}
+
+/// Whether a device works here, probed in a child process; `Err` says why not, in words.
+pub fn check_device(name: &str, cache: &Path) -> Result<(), String> {
+    // Flex is pure Rust on the CPU: it works wherever the port builds.
+    if name == "flex" {
+        return Ok(());
+    }
+    // wgpu picks Vulkan on Linux, so the Vulkan probe speaks for it.
+    let probe_name = match name {
+        "vulkan" | "wgpu" => "vulkan",
+        "cpu" | "cuda" => {
+            return Err(format!(
+                "`Device::{name}` is not probed: Burn's `{name}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works"
+            ))
+        }
+        other => {
+            return Err(format!(
+                "`Device::{other}` cannot be probed on this machine (burn-migrate probes flex and vulkan)"
+            ))
+        }
+    };
+    match probe::probe(probe_name, cache) {
+        Ok(Probe::Works(_)) => Ok(()),
+        Ok(Probe::Crashed(why)) => Err(format!(
+            "the {probe_name} driver crashed in the probe: {why}"
+        )),
+        Ok(Probe::Failed(why)) => Err(format!("{probe_name} does not work here: {why}")),
+        Ok(Probe::NotBuilt(why)) => {
+            Err(format!("the {probe_name} probe does not build here: {why}"))
+        }
+        Err(error) => Err(format!("the {probe_name} probe could not run: {error}")),
+    }
+}
