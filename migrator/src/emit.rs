@@ -360,3 +360,45 @@ pub fn device_table(report: &Report) -> Option<String> {
     }
     Some(out)
 }
+
+/// The port's compile errors as diagnostics, each naming the rule (and guide page) that
+/// covers it, or saying that none does.
+pub fn compile_errors(
+    errors: &[crate::verify::diagnose::CompileError],
+    rules: &RuleSet,
+    writer: &mut dyn WriteColor,
+) -> std::io::Result<()> {
+    let mut files = SimpleFiles::new();
+    let mut ids = std::collections::BTreeMap::new();
+    let config = term::Config::default();
+    for error in errors {
+        let id = match ids.get(&error.file) {
+            Some(id) => *id,
+            None => {
+                let text = std::fs::read_to_string(&error.file).unwrap_or_default();
+                let id = files.add(error.file.display().to_string(), text);
+                ids.insert(error.file.clone(), id);
+                id
+            }
+        };
+        let note = match error.rule.as_deref().and_then(|r| rules.get(r)) {
+            Some(rule) => format!(
+                "covered by rule `{}` ({}): {}; `burn-migrate explain {}` shows the guide page",
+                rule.id, rule.applicability, rule.hint, rule.id
+            ),
+            None => {
+                "no rule covers this error: port it by hand, and please report it so a rule can"
+                    .to_string()
+            }
+        };
+        let mut diagnostic = Diagnostic::error()
+            .with_message(format!("the port does not build: {}", error.message))
+            .with_labels(vec![Label::primary(id, error.range.clone())])
+            .with_notes(vec![note]);
+        if let Some(code) = &error.code {
+            diagnostic = diagnostic.with_code(code);
+        }
+        emit_one(writer, &config, &files, &diagnostic)?;
+    }
+    Ok(())
+}

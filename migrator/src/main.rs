@@ -83,6 +83,10 @@ enum Command {
         /// Build and run both sides in the release profile.
         #[arg(long)]
         release: bool,
+        /// If the port does not build, apply rustc's machine-applicable suggestions and
+        /// build again (at most 3 passes).
+        #[arg(long)]
+        fix: bool,
     },
     /// Compare two saved outputs the way verify does: same words, numbers within a tolerance.
     Compare {
@@ -220,6 +224,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 run_limit: std::time::Duration::from_secs(120),
                 device: None,
                 release: *release,
+                fix_passes: 0,
             };
             let started = std::time::Instant::now();
             let mut progress =
@@ -256,6 +261,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             run_limit,
             device,
             release,
+            fix,
         }) => {
             let options = burn_migrate::verify::VerifyOptions {
                 cache: burn_migrate::verify::default_cache(),
@@ -267,6 +273,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 run_limit: std::time::Duration::from_secs(*run_limit),
                 device: device.clone(),
                 release: *release,
+                fix_passes: if *fix { 3 } else { 0 },
             };
             verify(path, &rules, &options)
         }
@@ -338,6 +345,10 @@ fn verify(
             "burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22{skipped}"
         );
         return Ok(ExitCode::SUCCESS);
+    }
+    if !verdict.after.errors.is_empty() {
+        let mut stderr = StandardStream::stderr(ColorChoice::Auto);
+        emit::compile_errors(&verdict.after.errors, rules, &mut stderr)?;
     }
     for problem in &verdict.problems {
         eprintln!("error: {problem}");

@@ -62,6 +62,28 @@ fn verify_and_bench_on_a_fixture() {
         "{stderr}"
     );
 
+    // A port that does not build: the error is shown with the rule that covers it.
+    copy_project(&project.join("after"), &port);
+    let main = port.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        text.replacen(
+            "\nfn main",
+            "\nuse burn::record::CompactRecorder;\n\nfn main",
+            1,
+        ),
+    )
+    .unwrap();
+    let (code, stderr) = verify(&project.join("before"), Some(&port));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("the port does not build"), "{stderr}");
+    assert!(stderr.contains("E0432"), "{stderr}");
+    assert!(
+        stderr.contains("covered by rule `recorder-types`"),
+        "{stderr}"
+    );
+
     bench_reports_both_rebuild_times_and_their_ratio();
 }
 

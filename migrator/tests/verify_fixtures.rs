@@ -39,6 +39,7 @@ fn verify_passes_on_every_fixture() {
         run_limit: Duration::from_secs(300),
         device: None,
         release: false,
+        fix_passes: 0,
     };
     let mut failures = Vec::new();
     for project in projects() {

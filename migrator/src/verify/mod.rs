@@ -10,6 +10,7 @@
 //! CubeCL devices each binary reports its peak memory-pool usage ([`memory_watch`]).
 
 mod devices;
+pub mod diagnose;
 mod memory_watch;
 mod retarget;
 
@@ -38,6 +39,9 @@ pub struct VerifyOptions {
     pub device: Option<String>,
     /// Build and run in the release profile.
     pub release: bool,
+    /// When the port does not build, apply rustc's machine-applicable suggestions and build
+    /// again, up to this many times.
+    pub fix_passes: usize,
 }
 
 /// One side's results.
@@ -45,6 +49,8 @@ pub struct VerifyOptions {
 pub struct SideResult {
     pub built: bool,
     pub build_log: String,
+    /// The compile errors, each with the rule that covers it (when the build failed).
+    pub errors: Vec<diagnose::CompileError>,
     pub build_time: Duration,
     pub passed_tests: BTreeSet<String>,
     pub failed_tests: BTreeSet<String>,
@@ -210,13 +216,63 @@ pub fn verify(
     let watch = install_memory_watch(&new, &used_by_package, &skipped)?;
     let target = options.cache.join("target");
     let runs_dir = new.parent().unwrap_or(&new).join("runs");
-    let before = run_side(&old, "Burn 0.21", &target, options, &skipped, progress);
-    let mut after = run_side(&new, "Burn 0.22", &target, options, &skipped, progress);
+    let before = run_side(
+        &old,
+        "Burn 0.21",
+        &target,
+        rules,
+        options,
+        &skipped,
+        progress,
+    );
+    let mut after = run_side(
+        &new,
+        "Burn 0.22",
+        &target,
+        rules,
+        options,
+        &skipped,
+        progress,
+    );
     if !after.built && !watch.is_empty() {
         // Never let the watch cost a verdict: without it, the port gets its fair build.
         notes.push("the memory-pool watch kept the port from building; ran without it".into());
         watch.remove()?;
-        after = run_side(&new, "Burn 0.22", &target, options, &skipped, progress);
+        after = run_side(
+            &new,
+            "Burn 0.22",
+            &target,
+            rules,
+            options,
+            &skipped,
+            progress,
+        );
+    }
+    let profile: &[&str] = if options.release { &["--release"] } else { &[] };
+    for pass in 1..=options.fix_passes {
+        if after.built {
+            break;
+        }
+        let diagnostics = match build(&new, &target, profile) {
+            Ok((_, _, diagnostics)) => diagnostics,
+            Err(_) => break,
+        };
+        let applied = diagnose::apply_suggestions(&diagnostics, &new)?;
+        notes.push(format!(
+            "--fix pass {pass}: applied {applied} machine-applicable suggestion(s) from rustc"
+        ));
+        if applied == 0 {
+            break;
+        }
+        after = run_side(
+            &new,
+            "Burn 0.22",
+            &target,
+            rules,
+            options,
+            &skipped,
+            progress,
+        );
     }
     save_runs(&runs_dir.join("before"), &before)?;
     save_runs(&runs_dir.join("after"), &after)?;
@@ -295,10 +351,12 @@ fn save_runs(dir: &Path, side: &SideResult) -> Result<(), Error> {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_side(
     dir: &Path,
     label: &str,
     target: &Path,
+    rules: &RuleSet,
     options: &VerifyOptions,
     skipped: &BTreeMap<String, String>,
     progress: &mut dyn FnMut(&str),
@@ -307,20 +365,18 @@ fn run_side(
     let mut side = SideResult::default();
     progress(&format!("{label}: building all targets"));
     let started = Instant::now();
-    let build = cargo(
-        dir,
-        target,
-        &[
-            &["build", "--workspace", "--all-targets", "--quiet"],
-            profile,
-        ]
-        .concat(),
-    );
+    let build = build(dir, target, profile);
     side.build_time = started.elapsed();
-    side.built = build.as_ref().is_ok_and(|o| o.status.success());
-    side.build_log = build
-        .map(|o| String::from_utf8_lossy(&o.stderr).to_string())
-        .unwrap_or_else(|e| e);
+    side.built = build.as_ref().is_ok_and(|(ok, _, _)| *ok);
+    match build {
+        Ok((_, log, diagnostics)) => {
+            side.build_log = log;
+            if !side.built {
+                side.errors = diagnose::errors(&diagnostics, dir, rules);
+            }
+        }
+        Err(why) => side.build_log = why,
+    }
     progress(&format!(
         "{label}: built in {:.1?} ({})",
         side.build_time,
@@ -417,6 +473,34 @@ fn compare(before: &SideResult, after: &SideResult, tolerance: Tolerance) -> Vec
         }
     }
     problems
+}
+
+/// Builds every target of the workspace: (success, rendered diagnostics, compiler messages).
+fn build(
+    dir: &Path,
+    target: &Path,
+    profile: &[&str],
+) -> Result<(bool, String, Vec<cargo_metadata::diagnostic::Diagnostic>), String> {
+    let args = [
+        &[
+            "build",
+            "--workspace",
+            "--all-targets",
+            "--quiet",
+            "--message-format=json",
+        ],
+        profile,
+    ]
+    .concat();
+    let output = cargo(dir, target, &args)?;
+    let diagnostics = diagnose::diagnostics(&String::from_utf8_lossy(&output.stdout));
+    // The log reads as cargo would print it: rustc's rendered messages, then cargo's own.
+    let mut log: String = diagnostics
+        .iter()
+        .filter_map(|d| d.rendered.as_deref())
+        .collect();
+    log.push_str(&String::from_utf8_lossy(&output.stderr));
+    Ok((output.status.success(), log, diagnostics))
 }
 
 pub fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Result<Output, String> {

@@ -1,0 +1,272 @@
+//! Compiler in the loop. When the port does not build, each error rustc reports is mapped to
+//! the rule (and so the guide page) that covers what it names: an unresolved `NdArray` to
+//! `device-ndarray`, a removed `CompactRecorder` to `recorder-types`, a missing method to the
+//! rule that rewrites or reports that call, a wrong number of generic arguments to
+//! `backend-generic-arg`. `--fix` applies rustc's machine-applicable suggestions.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use cargo_metadata::diagnostic::{Applicability, Diagnostic, DiagnosticLevel};
+use cargo_metadata::Message;
+
+use crate::error::Error;
+use crate::rules::{DataRule, RuleSet};
+
+/// One compile error of the port.
+#[derive(Debug, Clone)]
+pub struct CompileError {
+    /// The file, absolute, and the byte range of the primary span.
+    pub file: PathBuf,
+    pub range: std::ops::Range<usize>,
+    /// `E0412`, when rustc gave a code.
+    pub code: Option<String>,
+    pub message: String,
+    /// The rule that covers it, when one does.
+    pub rule: Option<String>,
+}
+
+/// The compiler messages in `cargo build --message-format=json..` output.
+pub fn diagnostics(stdout: &str) -> Vec<Diagnostic> {
+    Message::parse_stream(stdout.as_bytes())
+        .flatten()
+        .filter_map(|m| match m {
+            Message::CompilerMessage(m) => Some(m.message),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The errors among `diagnostics`, each mapped to a rule where one covers it.
+pub fn errors(diagnostics: &[Diagnostic], workspace: &Path, rules: &RuleSet) -> Vec<CompileError> {
+    let names = Names::new(rules);
+    let mut out = Vec::new();
+    for diagnostic in diagnostics {
+        if diagnostic.level != DiagnosticLevel::Error {
+            continue;
+        }
+        let Some(span) = diagnostic.spans.iter().find(|s| s.is_primary) else {
+            continue;
+        };
+        let code = diagnostic.code.as_ref().map(|c| c.code.clone());
+        let file = workspace.join(&span.file_name);
+        let range = span.byte_start as usize..span.byte_end as usize;
+        // A binary and its test harness report the same error twice.
+        if out.iter().any(|e: &CompileError| {
+            e.file == file && e.range == range && e.message == diagnostic.message
+        }) {
+            continue;
+        }
+        out.push(CompileError {
+            file,
+            range,
+            rule: names.rule_for(code.as_deref(), &diagnostic.message),
+            code,
+            message: diagnostic.message.clone(),
+        });
+    }
+    out
+}
+
+/// Names the rules know (removed items, renamed paths, backend and device types, methods and
+/// functions whose calls changed), each with the rule that covers it; and module paths whose
+/// whole content went (`burn::record::`).
+struct Names {
+    names: BTreeMap<String, String>,
+    prefixes: Vec<(String, String)>,
+}
+
+impl Names {
+    fn new(rules: &RuleSet) -> Self {
+        let mut names = BTreeMap::new();
+        let mut prefixes = Vec::new();
+        let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_string();
+        // Removed items first: their guidance says what to use instead, where a rename of
+        // the same path only drops an import.
+        let mut rewrites: Vec<(&String, &DataRule)> = rules
+            .iter()
+            .flat_map(|rule| rule.rewrites.iter().map(move |r| (&rule.id, r)))
+            .collect();
+        rewrites.sort_by_key(|(_, r)| !matches!(r, DataRule::RemovedItem { .. }));
+        for (rule, rewrite) in rewrites {
+            let mut add = |name: &str| {
+                match name.strip_suffix('*') {
+                    Some(prefix) => prefixes.push((prefix.to_string(), rule.clone())),
+                    None => {
+                        names
+                            .entry(name.to_string())
+                            .or_insert_with(|| rule.clone());
+                        names.entry(last(name)).or_insert_with(|| rule.clone());
+                    }
+                };
+            };
+            match rewrite {
+                DataRule::RenamePath { from, .. } => add(from),
+                DataRule::RemovedItem { paths, .. } => paths.iter().for_each(|p| add(p)),
+                // Methods by name; functions by their whole path (`Type::new`), since their
+                // last segment alone is too common a name to point at one rule.
+                DataRule::ReportCall {
+                    method, function, ..
+                }
+                | DataRule::RewriteCall {
+                    method, function, ..
+                } => {
+                    method.iter().for_each(|m| add(m));
+                    if let Some(function) = function {
+                        names
+                            .entry(function.clone())
+                            .or_insert_with(|| rule.clone());
+                    }
+                }
+                DataRule::ReportImplFn { functions, .. } => functions.iter().for_each(|f| add(f)),
+            }
+        }
+        for rule in rules.iter() {
+            for backend in &rule.backends {
+                for name in backend.types.iter().chain(&backend.device_types) {
+                    names.entry(name.clone()).or_insert_with(|| rule.id.clone());
+                }
+            }
+        }
+        Names { names, prefixes }
+    }
+
+    /// The rule for one error: a name in backticks that a rule knows, else the rule for the
+    /// kind of error (generic arguments, backend bounds and associated items are the core
+    /// transform's).
+    fn rule_for(&self, code: Option<&str>, message: &str) -> Option<String> {
+        for quoted in message.split('`').skip(1).step_by(2) {
+            let path = quoted.split('<').next().unwrap_or(quoted);
+            let in_module = |prefix: &String| {
+                path.starts_with(prefix.as_str()) || path == prefix.trim_end_matches("::")
+            };
+            if let Some((_, rule)) = self.prefixes.iter().find(|(p, _)| in_module(p)) {
+                return Some(rule.clone());
+            }
+            let name = path.rsplit("::").next().unwrap_or(path);
+            if let Some(rule) = self.names.get(path).or_else(|| self.names.get(name)) {
+                return Some(rule.clone());
+            }
+        }
+        let by_kind = match code? {
+            // wrong number of generic arguments: a backend argument left behind
+            "E0107" => "backend-generic-arg",
+            // cannot find trait (`Backend`, `AutodiffBackend`) or type parameter
+            "E0405" | "E0412" if message.contains("Backend") || message.contains("`B`") => {
+                "backend-generic-param"
+            }
+            // associated type or item not found (`B::Device`, `B::FloatElem`)
+            "E0220" | "E0576" => "backend-associated-item",
+            _ => return None,
+        };
+        Some(by_kind.to_string())
+    }
+}
+
+/// Applies every machine-applicable suggestion in `diagnostics` to the files under
+/// `workspace`; returns how many were applied. Overlapping suggestions: the first wins.
+pub fn apply_suggestions(diagnostics: &[Diagnostic], workspace: &Path) -> Result<usize, Error> {
+    let mut by_file: BTreeMap<PathBuf, Vec<(usize, usize, String)>> = BTreeMap::new();
+    for diagnostic in diagnostics {
+        for child in std::iter::once(diagnostic).chain(&diagnostic.children) {
+            for span in &child.spans {
+                let (Some(replacement), Some(Applicability::MachineApplicable)) =
+                    (&span.suggested_replacement, &span.suggestion_applicability)
+                else {
+                    continue;
+                };
+                by_file
+                    .entry(workspace.join(&span.file_name))
+                    .or_default()
+                    .push((
+                        span.byte_start as usize,
+                        span.byte_end as usize,
+                        replacement.clone(),
+                    ));
+            }
+        }
+    }
+    let mut applied = 0;
+    for (file, mut edits) in by_file {
+        // Files outside the port (a dependency's source) are never edited.
+        if !file.starts_with(workspace) {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(&file).map_err(|source| Error::Io {
+            path: file.clone(),
+            source,
+        })?;
+        edits.sort_by_key(|(start, end, _)| (*start, *end));
+        edits.dedup();
+        let mut kept: Vec<(usize, usize, String)> = Vec::new();
+        for edit in edits {
+            let overlaps = kept.last().is_some_and(|(_, end, _)| edit.0 < *end);
+            let in_bounds = edit.1 <= text.len()
+                && text.is_char_boundary(edit.0)
+                && text.is_char_boundary(edit.1);
+            if !overlaps && in_bounds {
+                kept.push(edit);
+            }
+        }
+        for (start, end, replacement) in kept.iter().rev() {
+            text.replace_range(*start..*end, replacement);
+        }
+        applied += kept.len();
+        std::fs::write(&file, text).map_err(|source| Error::Io { path: file, source })?;
+    }
+    Ok(applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_map_to_the_rule_that_covers_what_they_name() {
+        let names = Names::new(&RuleSet::embedded().unwrap());
+        let rule = |code, message| names.rule_for(Some(code), message);
+        assert_eq!(
+            rule(
+                "E0412",
+                "cannot find type `NdArray` in module `burn::backend`"
+            )
+            .as_deref(),
+            Some("device-ndarray")
+        );
+        assert_eq!(
+            rule("E0432", "unresolved import `burn::record::CompactRecorder`").as_deref(),
+            Some("recorder-types")
+        );
+        assert_eq!(
+            rule("E0432", "unresolved import `burn::record`").as_deref(),
+            Some("recorder-types")
+        );
+        assert_eq!(
+            rule("E0599", "no method named `with_file_checkpointer` found for struct `SupervisedTraining` in the current scope").as_deref(),
+            Some("file-checkpointer")
+        );
+        assert_eq!(
+            rule(
+                "E0107",
+                "struct takes 0 generic arguments but 1 generic argument was supplied"
+            )
+            .as_deref(),
+            Some("backend-generic-arg")
+        );
+        assert_eq!(rule("E0308", "mismatched types"), None);
+    }
+
+    #[test]
+    fn applies_machine_applicable_suggestions_once() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("lib.rs"), "use a::b;\nfn f() {}\n").unwrap();
+        let json = r#"{"reason":"compiler-message","package_id":"p 0.1.0 (path+file:///p)","manifest_path":"/p/Cargo.toml","target":{"kind":["lib"],"crate_types":["lib"],"name":"p","src_path":"/p/lib.rs","edition":"2021","doc":true,"doctest":true,"test":true},"message":{"rendered":"","$message_type":"diagnostic","children":[{"children":[],"code":null,"level":"help","message":"remove the unused import","rendered":null,"spans":[{"byte_end":10,"byte_start":0,"column_end":1,"column_start":1,"expansion":null,"file_name":"lib.rs","is_primary":true,"label":null,"line_end":2,"line_start":1,"suggested_replacement":"","suggestion_applicability":"MachineApplicable","text":[]}]}],"code":{"code":"unused_imports","explanation":null},"level":"warning","message":"unused import: `a::b`","spans":[{"byte_end":8,"byte_start":4,"column_end":9,"column_start":5,"expansion":null,"file_name":"lib.rs","is_primary":true,"label":null,"line_end":1,"line_start":1,"suggested_replacement":null,"suggestion_applicability":null,"text":[]}]}}"#;
+        let found = diagnostics(json);
+        assert_eq!(found.len(), 1);
+        assert_eq!(apply_suggestions(&found, dir.path()).unwrap(), 1);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
+            "fn f() {}\n"
+        );
+    }
+}
