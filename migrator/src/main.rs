@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod progress;
+
 use anyhow::Context;
 use burn_migrate::migrate::{self, Options};
 use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
@@ -40,8 +42,8 @@ struct Cli {
     /// Where LibTorch CPU devices go (CUDA, MPS and Vulkan devices move to their CubeCL device).
     #[arg(long, value_enum, default_value_t = Target::Flex)]
     libtorch_to: Target,
-    /// Output format of findings.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format of findings, and of verify's and bench's results.
+    #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
     /// The project or workspace (a directory or its Cargo.toml).
     #[arg(default_value = ".")]
@@ -226,11 +228,27 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 release: *release,
                 fix_passes: 0,
             };
-            let started = std::time::Instant::now();
-            let mut progress =
-                |step: &str| eprintln!("[{:>6.1}s] {step}", started.elapsed().as_secs_f64());
-            let timings =
-                burn_migrate::bench::bench(path, &rules, &options, *release, &mut progress)?;
+            let mut steps = progress::Steps::new();
+            let timings = burn_migrate::bench::bench(path, &rules, &options, *release, &mut |s| {
+                steps.step(s)
+            })?;
+            drop(steps);
+            if cli.format == Format::Json {
+                let rows: Vec<serde_json::Value> = timings
+                    .iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "profile": t.profile,
+                            "side": t.side,
+                            "project_build_s": t.cold.as_secs_f64(),
+                            "rebuild_s": t.rebuild.as_secs_f64(),
+                            "edited": t.edited,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+                return Ok(ExitCode::SUCCESS);
+            }
             println!(
                 "{:<8} {:<10} {:>14} {:>26}",
                 "profile", "side", "project build", "rebuild after 1-line edit"
@@ -275,7 +293,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 release: *release,
                 fix_passes: if *fix { 3 } else { 0 },
             };
-            verify(path, &rules, &options)
+            verify(path, &rules, &options, cli.format)
         }
         Some(Command::Compare {
             old,
@@ -310,10 +328,23 @@ fn verify(
     path: &Path,
     rules: &RuleSet,
     options: &burn_migrate::verify::VerifyOptions,
+    format: Format,
 ) -> anyhow::Result<ExitCode> {
-    let started = std::time::Instant::now();
-    let mut progress = |step: &str| eprintln!("[{:>6.1}s] {step}", started.elapsed().as_secs_f64());
-    let verdict = burn_migrate::verify::verify(path, rules, options, &mut progress)?;
+    let mut steps = progress::Steps::new();
+    let verdict = burn_migrate::verify::verify(path, rules, options, &mut |s| steps.step(s))?;
+    drop(steps);
+    let code = if verdict.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    };
+    if format == Format::Json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&burn_migrate::verify::verdict_json(&verdict))?
+        );
+        return Ok(code);
+    }
     for note in &verdict.notes {
         eprintln!("note: {note}");
     }
@@ -344,7 +375,7 @@ fn verify(
         eprintln!(
             "burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22{skipped}"
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(code);
     }
     if !verdict.after.errors.is_empty() {
         let mut stderr = StandardStream::stderr(ColorChoice::Auto);
@@ -354,7 +385,7 @@ fn verify(
         eprintln!("error: {problem}");
     }
     eprintln!("burn-migrate verify: {} problem(s)", verdict.problems.len());
-    Ok(ExitCode::from(1))
+    Ok(code)
 }
 
 fn list_rules(rules: &RuleSet) {

@@ -83,6 +83,19 @@ fn verify_and_bench_on_a_fixture() {
         stderr.contains("covered by rule `recorder-types`"),
         "{stderr}"
     );
+    // The same verdict for tools.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["verify", "--format", "json", "--migrated"])
+        .arg(&port)
+        .arg(project.join("before"))
+        .output()
+        .expect("burn-migrate runs");
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(verdict["verified"], false);
+    assert_eq!(verdict["before"]["built"], true);
+    assert_eq!(verdict["after"]["errors"][0]["code"], "E0432");
+    assert_eq!(verdict["after"]["errors"][0]["rule"], "recorder-types");
 
     bench_reports_both_rebuild_times_and_their_ratio();
 }

@@ -407,6 +407,37 @@ fn run_side(
     side
 }
 
+/// The verdict for tools (`--format json`).
+pub fn verdict_json(verdict: &Verdict) -> serde_json::Value {
+    let side = |side: &SideResult| {
+        serde_json::json!({
+            "built": side.built,
+            "build_s": side.build_time.as_secs_f64(),
+            "passed_tests": side.passed_tests,
+            "failed_tests": side.failed_tests,
+            "runs": side.runs.iter().map(|(b, _)| b).collect::<Vec<_>>(),
+            "failed_runs": side.failed_runs.iter().map(|(binary, why)| serde_json::json!({"binary": binary, "why": why})).collect::<Vec<_>>(),
+            "memory_pool_peaks": side.memory.iter().map(|(binary, peak)| serde_json::json!({"binary": binary, "peak": peak})).collect::<Vec<_>>(),
+            "errors": side.errors.iter().map(|e| serde_json::json!({
+                "file": e.file,
+                "byte_range": [e.range.start, e.range.end],
+                "code": e.code,
+                "message": e.message,
+                "rule": e.rule,
+            })).collect::<Vec<_>>(),
+        })
+    };
+    serde_json::json!({
+        "verified": verdict.problems.is_empty(),
+        "problems": verdict.problems,
+        "skipped_packages": verdict.skipped,
+        "notes": verdict.notes,
+        "runs_dir": verdict.runs_dir,
+        "before": side(&verdict.before),
+        "after": side(&verdict.after),
+    })
+}
+
 /// One line per binary: how it ran on each side, its memory-pool peak, and the verdict; then
 /// the packages that were not run and why.
 pub fn target_table(verdict: &Verdict) -> String {
