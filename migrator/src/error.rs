@@ -22,6 +22,8 @@ pub enum Error {
     Rule { path: PathBuf, message: String },
     #[error("{path} has uncommitted changes; commit or stash them first, or pass --allow-dirty")]
     DirtyTree { path: PathBuf },
+    #[error("{path}: {message}")]
+    Config { path: PathBuf, message: String },
     #[error("{0}")]
     Usage(String),
     #[error("internal error: {0}; please report it with the input that caused it")]

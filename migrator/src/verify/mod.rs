@@ -9,6 +9,7 @@
 //! the verdict says why. `--device` moves the port to one device first ([`retarget`]); on
 //! CubeCL devices each binary reports its peak memory-pool usage ([`memory_watch`]).
 
+pub mod config;
 mod devices;
 pub mod diagnose;
 mod memory_watch;
@@ -213,40 +214,29 @@ pub fn verify(
         }
     }
 
+    let table = config::load(&old)?;
+    let commands = run_commands(&old, &table)?;
     let watch = install_memory_watch(&new, &used_by_package, &skipped)?;
     let target = options.cache.join("target");
+    let plan = Plan {
+        target: &target,
+        rules,
+        options,
+        commands: &commands,
+        run_limit: table
+            .run_limit_s
+            .map(Duration::from_secs)
+            .unwrap_or(options.run_limit),
+        skipped: &skipped,
+    };
     let runs_dir = new.parent().unwrap_or(&new).join("runs");
-    let before = run_side(
-        &old,
-        "Burn 0.21",
-        &target,
-        rules,
-        options,
-        &skipped,
-        progress,
-    );
-    let mut after = run_side(
-        &new,
-        "Burn 0.22",
-        &target,
-        rules,
-        options,
-        &skipped,
-        progress,
-    );
+    let before = run_side(&old, "Burn 0.21", &plan, progress);
+    let mut after = run_side(&new, "Burn 0.22", &plan, progress);
     if !after.built && !watch.is_empty() {
         // Never let the watch cost a verdict: without it, the port gets its fair build.
         notes.push("the memory-pool watch kept the port from building; ran without it".into());
         watch.remove()?;
-        after = run_side(
-            &new,
-            "Burn 0.22",
-            &target,
-            rules,
-            options,
-            &skipped,
-            progress,
-        );
+        after = run_side(&new, "Burn 0.22", &plan, progress);
     }
     let profile: &[&str] = if options.release { &["--release"] } else { &[] };
     for pass in 1..=options.fix_passes {
@@ -264,15 +254,7 @@ pub fn verify(
         if applied == 0 {
             break;
         }
-        after = run_side(
-            &new,
-            "Burn 0.22",
-            &target,
-            rules,
-            options,
-            &skipped,
-            progress,
-        );
+        after = run_side(&new, "Burn 0.22", &plan, progress);
     }
     save_runs(&runs_dir.join("before"), &before)?;
     save_runs(&runs_dir.join("after"), &after)?;
@@ -313,7 +295,7 @@ fn install_memory_watch(
     skipped: &BTreeMap<String, String>,
 ) -> Result<memory_watch::Installed, Error> {
     let mut installed = memory_watch::Installed::default();
-    for binary in binaries(dir) {
+    for binary in runnables(dir) {
         if skipped.contains_key(&binary.package) {
             continue;
         }
@@ -351,16 +333,25 @@ fn save_runs(dir: &Path, side: &SideResult) -> Result<(), Error> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_side(
-    dir: &Path,
-    label: &str,
-    target: &Path,
-    rules: &RuleSet,
-    options: &VerifyOptions,
-    skipped: &BTreeMap<String, String>,
-    progress: &mut dyn FnMut(&str),
-) -> SideResult {
+/// How one side is built and run.
+struct Plan<'a> {
+    target: &'a Path,
+    rules: &'a RuleSet,
+    options: &'a VerifyOptions,
+    commands: &'a [RunCommand],
+    run_limit: Duration,
+    skipped: &'a BTreeMap<String, String>,
+}
+
+fn run_side(dir: &Path, label: &str, plan: &Plan, progress: &mut dyn FnMut(&str)) -> SideResult {
+    let Plan {
+        target,
+        rules,
+        options,
+        commands,
+        run_limit,
+        skipped,
+    } = *plan;
     let profile: &[&str] = if options.release { &["--release"] } else { &[] };
     let mut side = SideResult::default();
     progress(&format!("{label}: building all targets"));
@@ -388,20 +379,21 @@ fn run_side(
     progress(&format!("{label}: running the tests"));
     run_tests(dir, target, profile, skipped, &mut side);
     let profile_dir = if options.release { "release" } else { "debug" };
-    for binary in binaries(dir) {
-        if skipped.contains_key(&binary.package) {
+    for command in commands {
+        if skipped.contains_key(&command.package) {
             continue;
         }
-        progress(&format!("{label}: running {}", binary.name));
-        let path = target.join(profile_dir).join(&binary.name);
-        match run_binary(dir, &path, options.run_limit) {
+        progress(&format!("{label}: running {}", command.label));
+        let path = target.join(profile_dir).join(&command.executable);
+        let label = command.label.clone();
+        match run_binary(dir, &path, &command.args, run_limit) {
             Ok((stdout, stderr)) => {
                 if let Some(report) = memory_watch::report(&stderr) {
-                    side.memory.push((binary.name.clone(), report));
+                    side.memory.push((label.clone(), report));
                 }
-                side.runs.push((binary.name, stdout));
+                side.runs.push((label, stdout));
             }
-            Err(why) => side.failed_runs.push((binary.name, why)),
+            Err(why) => side.failed_runs.push((label, why)),
         }
     }
     side
@@ -624,8 +616,14 @@ fn run_tests(
 
 /// Runs one binary (already built) with a time limit, in `dir`: (stdout, stderr) when it
 /// succeeded in time, else why not.
-fn run_binary(dir: &Path, binary: &Path, limit: Duration) -> Result<(String, String), String> {
+fn run_binary(
+    dir: &Path,
+    binary: &Path,
+    args: &[String],
+    limit: Duration,
+) -> Result<(String, String), String> {
     let mut child = Command::new(binary)
+        .args(args)
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -670,17 +668,18 @@ fn run_binary(dir: &Path, binary: &Path, limit: Duration) -> Result<(String, Str
     }
 }
 
-/// A binary target of the workspace.
+/// A binary or example target of the workspace.
 #[derive(Debug, Clone)]
-pub struct Binary {
+pub struct Runnable {
     pub package: String,
     pub name: String,
+    pub example: bool,
     /// The file with its `main`.
     pub main: PathBuf,
 }
 
-/// Every binary target of the workspace at `dir`.
-pub fn binaries(dir: &Path) -> Vec<Binary> {
+/// Every binary and example target of the workspace at `dir`.
+pub fn runnables(dir: &Path) -> Vec<Runnable> {
     let Ok(metadata) = cargo_metadata::MetadataCommand::new()
         .current_dir(dir)
         .no_deps()
@@ -691,17 +690,88 @@ pub fn binaries(dir: &Path) -> Vec<Binary> {
     let mut out = Vec::new();
     for package in metadata.workspace_packages() {
         for target in &package.targets {
-            if target.kind.contains(&cargo_metadata::TargetKind::Bin) {
-                out.push(Binary {
+            let example = target.kind.contains(&cargo_metadata::TargetKind::Example);
+            if example || target.kind.contains(&cargo_metadata::TargetKind::Bin) {
+                out.push(Runnable {
                     package: package.name.to_string(),
                     name: target.name.clone(),
+                    example,
                     main: target.src_path.as_std_path().to_path_buf(),
                 });
             }
         }
     }
-    out.sort_by(|a, b| (&a.package, &a.name).cmp(&(&b.package, &b.name)));
+    out.sort_by(|a, b| (a.example, &a.package, &a.name).cmp(&(b.example, &b.package, &b.name)));
     out
+}
+
+/// Every binary target of the workspace at `dir`.
+pub fn binaries(dir: &Path) -> Vec<Runnable> {
+    runnables(dir).into_iter().filter(|r| !r.example).collect()
+}
+
+/// One command verify runs on both sides.
+#[derive(Debug, Clone)]
+struct RunCommand {
+    /// How the verdict names it: `train`, `example infer --fast`.
+    label: String,
+    package: String,
+    /// The executable, relative to the profile's directory (`train`, `examples/infer`).
+    executable: PathBuf,
+    args: Vec<String>,
+}
+
+/// What to run: the `[verify]` table's commands, else every binary and example of the
+/// original without arguments.
+fn run_commands(original: &Path, table: &config::VerifyTable) -> Result<Vec<RunCommand>, Error> {
+    let targets = runnables(original);
+    let command = |target: &Runnable, args: &[String]| {
+        let mut label = if target.example {
+            format!("example {}", target.name)
+        } else {
+            target.name.clone()
+        };
+        for arg in args {
+            label.push(' ');
+            label.push_str(arg);
+        }
+        RunCommand {
+            label,
+            package: target.package.clone(),
+            executable: if target.example {
+                PathBuf::from("examples").join(&target.name)
+            } else {
+                PathBuf::from(&target.name)
+            },
+            args: args.to_vec(),
+        }
+    };
+    let Some(specs) = &table.run else {
+        return Ok(targets.iter().map(|t| command(t, &[])).collect());
+    };
+    let mut out = Vec::new();
+    for spec in specs {
+        let (name, example) = match (&spec.bin, &spec.example) {
+            (Some(bin), _) => (bin, false),
+            (None, Some(example)) => (example, true),
+            (None, None) => continue,
+        };
+        let Some(target) = targets
+            .iter()
+            .find(|t| t.name == *name && t.example == example)
+        else {
+            let kind = if example { "example" } else { "bin" };
+            return Err(Error::Config {
+                path: original.join("burn-migrate.toml"),
+                message: format!(
+                    "`[verify] run` names {kind} `{name}`, which the workspace does not have; the targets are: {}",
+                    targets.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            });
+        };
+        out.push(command(target, &spec.args));
+    }
+    Ok(out)
 }
 
 /// Copies a project, leaving out build outputs and version control.
