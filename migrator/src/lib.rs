@@ -12,6 +12,7 @@ pub mod discover;
 pub mod edit;
 pub mod emit;
 pub mod error;
+pub mod framework;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;

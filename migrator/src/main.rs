@@ -103,6 +103,16 @@ enum Command {
         #[arg(long, default_value_t = 1e-4)]
         atol: f64,
     },
+    /// Pre-build the pinned Burn 0.21 and 0.22 into the shared cache, so verify, bench and
+    /// probe start from compiled Burn.
+    Framework {
+        /// Extra features of the Burn 0.22 crate (`vulkan`).
+        #[arg(long, value_delimiter = ',')]
+        features: Vec<String>,
+        /// Build the release profile (what `verify --release` and `bench --release` use).
+        #[arg(long)]
+        release: bool,
+    },
     /// Check which devices work here (each in a child process, so a crashing driver is caught).
     Probe {
         /// Devices to probe (default: all known).
@@ -216,6 +226,24 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 };
                 println!("{line}");
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Framework { features, release }) => {
+            let cache = burn_migrate::verify::default_cache();
+            let mut steps = progress::Steps::new();
+            let mut built = Vec::new();
+            for (pinned, features) in [
+                (&burn_migrate::framework::BURN_0_21, &[][..]),
+                (&burn_migrate::framework::BURN_0_22, &features[..]),
+            ] {
+                steps.step(&format!("building the pinned Burn {}", pinned.version));
+                built.push((pinned.version, pinned.build(&cache, features, *release)?));
+            }
+            drop(steps);
+            for (version, took) in built {
+                println!("Burn {version}: built in {:.1}s", took.as_secs_f64());
+            }
+            println!("cache: {}", cache.display());
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench { path, release }) => {

@@ -8,10 +8,6 @@ use std::process::Command;
 
 use crate::error::Error;
 
-const MANIFEST: &str = include_str!("../../framework/burn-0.22/Cargo.toml");
-const MAIN: &str = include_str!("../../framework/burn-0.22/src/main.rs");
-const LOCK: &str = include_str!("../../framework/burn-0.22/Cargo.lock");
-
 /// The probe program's exit code for a device its build does not include.
 const NOT_BUILT: i32 = 3;
 
@@ -44,19 +40,7 @@ pub fn probe(device: &str, cache: &Path) -> Result<Probe, Error> {
             "no probe for `{device}`; known: flex, vulkan"
         )));
     };
-    let dir = cache.join("probe").join("burn-0.22");
-    let write = |rel: &str, text: &str| {
-        let path = dir.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap_or(&dir)).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
-        std::fs::write(&path, text).map_err(|source| Error::Io { path, source })
-    };
-    write("Cargo.toml", MANIFEST)?;
-    write("src/main.rs", MAIN)?;
-    write("Cargo.lock", LOCK)?;
-
+    let dir = crate::framework::BURN_0_22.write(cache)?;
     let target = cache.join("target");
     let mut build = vec!["build", "--quiet"];
     if let Some(feature) = feature {

@@ -78,11 +78,6 @@ pub struct Verdict {
     pub runs_dir: PathBuf,
 }
 
-/// The lockfiles `framework/` pins, for projects that bring none: both sides then resolve to
-/// the exact Burn releases (and dependencies) the rules were tested with.
-const LOCK_0_21: &str = include_str!("../../../framework/burn-0.21/Cargo.lock");
-const LOCK_0_22: &str = include_str!("../../../framework/burn-0.22/Cargo.lock");
-
 /// The shared cache: `$BURN_MIGRATE_CACHE`, else `~/.cache/burn-migrate`.
 pub fn default_cache() -> PathBuf {
     if let Some(dir) = std::env::var_os("BURN_MIGRATE_CACHE") {
@@ -143,7 +138,12 @@ pub fn prepare(
             }
         }
     }
-    for (dir, lock) in [(&old, LOCK_0_21), (&new, LOCK_0_22)] {
+    // Projects without a lockfile get the framework's: both sides then resolve to the exact
+    // Burn releases (and dependencies) the rules were tested with.
+    for (dir, lock) in [
+        (&old, crate::framework::BURN_0_21.lock),
+        (&new, crate::framework::BURN_0_22.lock),
+    ] {
         let path = dir.join("Cargo.lock");
         if !path.exists() {
             std::fs::write(&path, lock).map_err(|source| Error::Io {
