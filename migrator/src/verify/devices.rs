@@ -97,6 +97,18 @@ pub fn constructor_calls(
 /// The Rust files under `dir`, leaving out build outputs, and packages nested in it unless
 /// `into_nested_packages`.
 pub fn rust_files(dir: &Path, into_nested_packages: bool) -> Vec<PathBuf> {
+    files_under(dir, into_nested_packages, &|path| {
+        path.extension().is_some_and(|e| e == "rs")
+    })
+}
+
+/// The files under `dir` that `keep` accepts, sorted; build outputs and version control are
+/// left out, and so are packages nested in `dir` unless `into_nested_packages`.
+pub fn files_under(
+    dir: &Path,
+    into_nested_packages: bool,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
@@ -106,9 +118,9 @@ pub fn rust_files(dir: &Path, into_nested_packages: bool) -> Vec<PathBuf> {
         if path.is_dir() {
             let skip_package = !into_nested_packages && path.join("Cargo.toml").is_file();
             if !skip_package && entry.file_name() != "target" && entry.file_name() != ".git" {
-                out.extend(rust_files(&path, into_nested_packages));
+                out.extend(files_under(&path, into_nested_packages, keep));
             }
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if keep(&path) {
             out.push(path);
         }
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use toml_edit::{DocumentMut, Item, Value};
 
-use super::devices::{constructor_calls, rust_files, Constructor};
+use super::devices::{constructor_calls, files_under, rust_files, Constructor};
 use crate::error::Error;
 
 /// What retargeting changed: constructor calls rewritten, manifests given the feature.
@@ -51,7 +51,7 @@ pub fn retarget(
         done.calls += calls.len();
         std::fs::write(&file, new).map_err(io(&file))?;
     }
-    for manifest in manifests(dir) {
+    for manifest in files_under(dir, true, &|p| p.ends_with("Cargo.toml")) {
         let text = std::fs::read_to_string(&manifest).map_err(io(&manifest))?;
         let Ok(mut doc) = text.parse::<DocumentMut>() else {
             continue;
@@ -62,21 +62,6 @@ pub fn retarget(
         }
     }
     Ok(done)
-}
-
-fn manifests(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() && entry.file_name() != "target" && entry.file_name() != ".git" {
-                out.extend(manifests(&path));
-            } else if entry.file_name() == "Cargo.toml" {
-                out.push(path);
-            }
-        }
-    }
-    out
 }
 
 /// Adds `feature` to the `burn` dependency of `[dependencies]` and `[workspace.dependencies]`
