@@ -238,3 +238,15 @@ fn checkpointed_autodiff_and_fusion_fold_into_the_device() {
     assert!(!out.contains("type Train"), "{out}");
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+#[test]
+fn an_explicit_device_value_keeps_gradient_checkpointing() {
+    let (out, manual) = port(
+        "use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;\nuse burn::backend::ndarray::NdArrayDevice;\nuse burn::backend::{Autodiff, NdArray};\nuse burn::prelude::*;\n\ntype Train = Autodiff<NdArray, BalancedCheckpointing>;\n\nfn main() {\n    let device = NdArrayDevice::Cpu;\n    let x = Tensor::<Train, 1>::ones([2], &device).require_grad();\n    let _ = x.sum().backward();\n}\n",
+    );
+    assert!(
+        out.contains("let device = Device::flex().autodiff().gradient_checkpointing();"),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}

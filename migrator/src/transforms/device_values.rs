@@ -150,6 +150,9 @@ fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: 
         if spec.entry == entry && spec.autodiff {
             expr.push_str(".autodiff()");
             autodiff = true;
+            if spec.checkpointing {
+                expr.push_str(".gradient_checkpointing()");
+            }
         }
     }
     note_imports(ctx, &expr);
