@@ -173,50 +173,32 @@ pub fn verify(
     let (old, new) = prepare(project, "verify", rules, options, progress)?;
     let mut notes = Vec::new();
     let known = devices::constructors(rules);
-    if let Some(name) = &options.device {
-        let Some(target) = known.get(name) else {
-            return Err(Error::Usage(format!(
-                "`--device {name}` is not a Burn 0.22 device; use one of: {}",
-                known.keys().cloned().collect::<Vec<_>>().join(", ")
-            )));
-        };
-        let moved = retarget::retarget(&new, target, &known)?;
-        notes.push(format!(
-            "the port runs on `Device::{name}`: {} constructor call(s) moved, feature `{}` enabled in {} manifest(s)",
-            moved.calls, target.feature, moved.manifests
-        ));
-    }
-
-    // What each package constructs, and whether that works here (probed once per device).
-    let packages = packages(&new);
-    let mut works: BTreeMap<String, Result<(), String>> = BTreeMap::new();
-    let mut skipped = BTreeMap::new();
-    let mut used_by_package = BTreeMap::new();
-    for (package, dir) in &packages {
-        let used = devices::devices_used(dir, &known);
-        for name in used.keys() {
-            let verdict = works.entry(name.clone()).or_insert_with(|| {
-                progress(&format!("checking that `Device::{name}` works here"));
-                devices::check_device(name, &options.cache)
-            });
-            if let Err(why) = verdict {
-                skipped
-                    .entry(package.clone())
-                    .or_insert_with(|| why.clone());
-            }
+    let mut probes = BTreeMap::new();
+    // The original runs where the migration's own device choice runs: what does not work
+    // here is skipped on both sides, since the original would fail (or crash) there too.
+    let (natural_skips, natural_devices) =
+        device_skips(&new, &known, &options.cache, &mut probes, progress);
+    let (skipped, used_by_package) = match &options.device {
+        None => (natural_skips.clone(), natural_devices),
+        Some(name) => {
+            let Some(target) = known.get(name) else {
+                return Err(Error::Usage(format!(
+                    "`--device {name}` is not a Burn 0.22 device; use one of: {}",
+                    known.keys().cloned().collect::<Vec<_>>().join(", ")
+                )));
+            };
+            let moved = retarget::retarget(&new, target, &known)?;
+            notes.push(format!(
+                "the port runs on `Device::{name}`: {} constructor call(s) moved, feature `{}` enabled in {} manifest(s)",
+                moved.calls, target.feature, moved.manifests
+            ));
+            device_skips(&new, &known, &options.cache, &mut probes, progress)
         }
-        used_by_package.insert(package.clone(), used);
-    }
-    for (name, verdict) in &works {
-        match verdict {
-            Ok(()) => progress(&format!("`Device::{name}` works here")),
-            Err(why) => progress(&format!("`Device::{name}` is skipped: {why}")),
-        }
-    }
+    };
 
     let table = config::load(&old)?;
     let commands = run_commands(&old, &table)?;
-    let watch = install_memory_watch(&new, &used_by_package, &skipped)?;
+    let watch = install_memory_watch(&new, &used_by_package)?;
     let target = options.cache.join("target");
     let plan = Plan {
         target: &target,
@@ -230,7 +212,15 @@ pub fn verify(
         skipped: &skipped,
     };
     let runs_dir = new.parent().unwrap_or(&new).join("runs");
-    let before = run_side(&old, "Burn 0.21", &plan, progress);
+    let before = run_side(
+        &old,
+        "Burn 0.21",
+        &Plan {
+            skipped: &natural_skips,
+            ..plan
+        },
+        progress,
+    );
     let mut after = run_side(&new, "Burn 0.22", &plan, progress);
     if !after.built && !watch.is_empty() {
         // Never let the watch cost a verdict: without it, the port gets its fair build.
@@ -258,7 +248,36 @@ pub fn verify(
     }
     save_runs(&runs_dir.join("before"), &before)?;
     save_runs(&runs_dir.join("after"), &after)?;
-    let problems = compare(&before, &after, options.tolerance);
+    // Packages the port could not run here but the original could (`--device` on a device
+    // this machine lacks): their outputs are saved for a run elsewhere, not compared.
+    let unverified: BTreeSet<&String> = skipped
+        .keys()
+        .filter(|p| !natural_skips.contains_key(*p))
+        .collect();
+    let problems = if unverified.is_empty() {
+        compare(&before, &after, options.tolerance)
+    } else {
+        let mut comparable = SideResult {
+            built: before.built,
+            ..SideResult::default()
+        };
+        comparable.runs = before
+            .runs
+            .iter()
+            .filter(|(label, _)| {
+                commands
+                    .iter()
+                    .any(|c| c.label == *label && !unverified.contains(&c.package))
+            })
+            .cloned()
+            .collect();
+        notes.push(format!(
+            "not compared here (the port's device does not work on this machine): the tests and runs of {}; the original's output is saved under {} for a comparison with a run where the device works (`burn-migrate compare`)",
+            unverified.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "),
+            runs_dir.join("before").display()
+        ));
+        compare(&comparable, &after, options.tolerance)
+    };
     Ok(Verdict {
         before,
         after,
@@ -267,6 +286,44 @@ pub fn verify(
         notes,
         runs_dir,
     })
+}
+
+/// The devices each package of the port at `dir` constructs, and the packages to skip
+/// because one of them does not work here (each device probed once, `probes` remembers).
+#[allow(clippy::type_complexity)]
+fn device_skips(
+    dir: &Path,
+    known: &BTreeMap<String, devices::Constructor>,
+    cache: &Path,
+    probes: &mut BTreeMap<String, Result<(), String>>,
+    progress: &mut dyn FnMut(&str),
+) -> (
+    BTreeMap<String, String>,
+    BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+) {
+    let mut skipped = BTreeMap::new();
+    let mut used_by_package = BTreeMap::new();
+    for (package, package_dir) in packages(dir) {
+        let used = devices::devices_used(&package_dir, known);
+        for name in used.keys() {
+            let verdict = probes.entry(name.clone()).or_insert_with(|| {
+                progress(&format!("checking that `Device::{name}` works here"));
+                let verdict = devices::check_device(name, cache);
+                match &verdict {
+                    Ok(()) => progress(&format!("`Device::{name}` works here")),
+                    Err(why) => progress(&format!("`Device::{name}` is skipped: {why}")),
+                }
+                verdict
+            });
+            if let Err(why) = verdict {
+                skipped
+                    .entry(package.clone())
+                    .or_insert_with(|| why.clone());
+            }
+        }
+        used_by_package.insert(package, used);
+    }
+    (skipped, used_by_package)
 }
 
 /// (package name, package directory) for every package of the workspace at `dir`.
@@ -292,13 +349,10 @@ fn packages(dir: &Path) -> Vec<(String, PathBuf)> {
 fn install_memory_watch(
     dir: &Path,
     used_by_package: &BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
-    skipped: &BTreeMap<String, String>,
 ) -> Result<memory_watch::Installed, Error> {
     let mut installed = memory_watch::Installed::default();
+    // Skipped packages get the watch too: their binaries may run on another machine.
     for binary in runnables(dir) {
-        if skipped.contains_key(&binary.package) {
-            continue;
-        }
         let Some(used) = used_by_package.get(&binary.package) else {
             continue;
         };
@@ -448,6 +502,7 @@ pub fn target_table(verdict: &Verdict) -> String {
             "not run".to_string()
         }
     };
+    let after_ran = |name: &str| verdict.after.runs.iter().any(|(b, _)| b == name);
     let mut out = String::new();
     for name in names {
         let problem = verdict
@@ -459,7 +514,11 @@ pub fn target_table(verdict: &Verdict) -> String {
             "  {name}: 0.21 {}, 0.22 {} -> {}",
             state(&verdict.before, name),
             state(&verdict.after, name),
-            if problem { "DIFFERS" } else { "ok" }
+            match (problem, after_ran(name)) {
+                (true, _) => "DIFFERS",
+                (false, true) => "ok",
+                (false, false) => "not compared",
+            }
         );
         if let Some((_, peak)) = verdict.after.memory.iter().find(|(b, _)| b == name) {
             let _ = writeln!(out, "    memory pool (0.22): {peak}");
