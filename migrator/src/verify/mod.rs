@@ -52,6 +52,8 @@ pub struct SideResult {
     pub build_log: String,
     /// The compile errors, each with the rule that covers it (when the build failed).
     pub errors: Vec<diagnose::CompileError>,
+    /// rustc's messages of a failed build, suggestions included (for `--fix`).
+    pub diagnostics: Vec<cargo_metadata::diagnostic::Diagnostic>,
     pub build_time: Duration,
     pub passed_tests: BTreeSet<String>,
     pub failed_tests: BTreeSet<String>,
@@ -228,16 +230,11 @@ pub fn verify(
         watch.remove()?;
         after = run_side(&new, "Burn 0.22", &plan, progress);
     }
-    let profile: &[&str] = if options.release { &["--release"] } else { &[] };
     for pass in 1..=options.fix_passes {
         if after.built {
             break;
         }
-        let diagnostics = match build(&new, &target, profile) {
-            Ok((_, _, diagnostics)) => diagnostics,
-            Err(_) => break,
-        };
-        let applied = diagnose::apply_suggestions(&diagnostics, &new)?;
+        let applied = diagnose::apply_suggestions(&after.diagnostics, &new)?;
         notes.push(format!(
             "--fix pass {pass}: applied {applied} machine-applicable suggestion(s) from rustc"
         ));
@@ -418,6 +415,7 @@ fn run_side(dir: &Path, label: &str, plan: &Plan, progress: &mut dyn FnMut(&str)
             side.build_log = log;
             if !side.built {
                 side.errors = diagnose::errors(&diagnostics, dir, rules);
+                side.diagnostics = diagnostics;
             }
         }
         Err(why) => side.build_log = why,
