@@ -323,13 +323,19 @@ fn device_skips(
     (skipped, used_by_package)
 }
 
-/// (package name, package directory) for every package of the workspace at `dir`.
-fn packages(dir: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(metadata) = cargo_metadata::MetadataCommand::new()
+/// The workspace at `dir` as `cargo metadata --no-deps` sees it; `None` when cargo cannot
+/// read it (the build step then reports why).
+fn workspace_metadata(dir: &Path) -> Option<cargo_metadata::Metadata> {
+    cargo_metadata::MetadataCommand::new()
         .current_dir(dir)
         .no_deps()
         .exec()
-    else {
+        .ok()
+}
+
+/// (package name, package directory) for every package of the workspace at `dir`.
+fn packages(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Some(metadata) = workspace_metadata(dir) else {
         return Vec::new();
     };
     metadata
@@ -737,11 +743,7 @@ pub struct Runnable {
 
 /// Every binary and example target of the workspace at `dir`.
 pub fn runnables(dir: &Path) -> Vec<Runnable> {
-    let Ok(metadata) = cargo_metadata::MetadataCommand::new()
-        .current_dir(dir)
-        .no_deps()
-        .exec()
-    else {
+    let Some(metadata) = workspace_metadata(dir) else {
         return Vec::new();
     };
     let mut out = Vec::new();
