@@ -41,7 +41,7 @@ pub fn retarget(
             continue;
         }
         calls.sort_by_key(|c| std::cmp::Reverse(c.name_and_args.start()));
-        let mut new = text.clone();
+        let mut new = text;
         for call in &calls {
             new.replace_range(
                 std::ops::Range::<usize>::from(call.name_and_args),
