@@ -24,6 +24,12 @@ pub enum Error {
     DirtyTree { path: PathBuf },
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
+    #[error("building the pinned Burn {version} in {dir} failed:\n{errors}")]
+    FrameworkBuild {
+        version: String,
+        dir: PathBuf,
+        errors: String,
+    },
     #[error("{0}")]
     Usage(String),
     #[error("internal error: {0}; please report it with the input that caused it")]

@@ -85,12 +85,11 @@ impl Pinned {
             } else {
                 ""
             };
-            return Err(Error::Usage(format!(
-                "building the pinned Burn {} in {} failed:\n{}{hint}",
-                self.version,
-                dir.display(),
-                errors.join("\n")
-            )));
+            return Err(Error::FrameworkBuild {
+                version: self.version.to_string(),
+                dir,
+                errors: format!("{}{hint}", errors.join("\n")),
+            });
         }
         Ok(started.elapsed())
     }

@@ -40,22 +40,13 @@ pub fn probe(device: &str, cache: &Path) -> Result<Probe, Error> {
             "no probe for `{device}`; known: flex, vulkan"
         )));
     };
-    let dir = crate::framework::BURN_0_22.write(cache)?;
+    let features: Vec<String> = feature.iter().map(|f| f.to_string()).collect();
+    match crate::framework::BURN_0_22.build(cache, &features, false) {
+        Ok(_) => {}
+        Err(Error::FrameworkBuild { errors, .. }) => return Ok(Probe::NotBuilt(errors)),
+        Err(other) => return Err(other),
+    }
     let target = cache.join("target");
-    let mut build = vec!["build", "--quiet"];
-    if let Some(feature) = feature {
-        build.extend(["--features", feature]);
-    }
-    let output = crate::verify::cargo(&dir, &target, &build).map_err(Error::Internal)?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let errors: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.contains("error"))
-            .take(5)
-            .collect();
-        return Ok(Probe::NotBuilt(errors.join("\n")));
-    }
     let binary = target.join("debug").join("burn-framework-0-22");
     let run = Command::new(&binary)
         .arg(device)
