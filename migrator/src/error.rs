@@ -30,6 +30,13 @@ pub enum Error {
         dir: PathBuf,
         errors: String,
     },
+    #[error("cannot run {program} in {dir}: {source}; is it installed and on PATH?")]
+    Spawn {
+        program: String,
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Usage(String),
     #[error("internal error: {0}; please report it with the input that caused it")]

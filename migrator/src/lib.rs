@@ -1,28 +1,21 @@
-//! burn-migrate ports projects written against Burn 0.21 to Burn 0.22.
+//! burn-migrate ports projects written against Burn 0.21 to Burn 0.22, and proves the port.
 //!
-//! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`migrate`]
-//! (the fixed-point driver and validation), [`emit`] (diffs and diagnostics). [`rules`] holds
-//! the rule set, [`manifest`] the Cargo.toml rewrite.
+//! Three wings, each only using the ones listed before it:
+//! - [`migrate`]: discover, parse, index, rewrite (transforms), manifests and the lockfile;
+//! - [`prove`]: build and run both sides (verify), rebuild times (bench), device probes and
+//!   the pinned framework;
+//! - [`report`]: diffs, diagnostics, the guide, and the renderers of every command's output.
+//!
+//! Under them sit what all wings share: [`rules`] (the rule set and the backend table),
+//! [`edit`] (text edits on lossless trees), [`util`] (running cargo, walking files, syntax
+//! helpers) and [`error`].
 
-pub mod bench;
-pub mod book;
-pub mod compare;
-pub mod discover;
 pub mod edit;
-pub mod emit;
 pub mod error;
-pub mod framework;
-pub mod index;
-pub mod lockfile;
-pub mod manifest;
 pub mod migrate;
-pub mod probe;
+pub mod prove;
+pub mod report;
 pub mod rules;
-pub mod source;
-pub mod suppress;
-pub mod syntax_util;
-pub mod transforms;
-pub mod verify;
+pub mod util;
 
 pub use error::Error;

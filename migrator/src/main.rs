@@ -3,12 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-mod progress;
-
 use anyhow::Context;
 use burn_migrate::migrate::{self, Options};
+use burn_migrate::report::{book, emit, progress};
 use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
-use burn_migrate::{book, emit};
 use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
@@ -197,9 +195,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Explain { id }) => explain(&rules, id),
         Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
         Some(Command::Probe { devices }) => {
-            let cache = burn_migrate::verify::default_cache();
+            let cache = burn_migrate::prove::verify::default_cache();
             let names: Vec<String> = if devices.is_empty() {
-                burn_migrate::probe::DEVICES
+                burn_migrate::prove::probe::DEVICES
                     .iter()
                     .map(|(d, _)| d.to_string())
                     .collect()
@@ -210,17 +208,17 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 eprintln!(
                     "probing {device} (builds the Burn 0.22 probe with its feature the first time)"
                 );
-                let line = match burn_migrate::probe::probe(&device, &cache)? {
-                    burn_migrate::probe::Probe::Works(report) => {
+                let line = match burn_migrate::prove::probe::probe(&device, &cache)? {
+                    burn_migrate::prove::probe::Probe::Works(report) => {
                         format!("{device}: works\n  {}", report.replace('\n', "\n  "))
                     }
-                    burn_migrate::probe::Probe::Crashed(how) => {
+                    burn_migrate::prove::probe::Probe::Crashed(how) => {
                         format!("{device}: the driver crashed ({how}); runs on it are skipped")
                     }
-                    burn_migrate::probe::Probe::Failed(why) => {
+                    burn_migrate::prove::probe::Probe::Failed(why) => {
                         format!("{device}: does not work here: {why}")
                     }
-                    burn_migrate::probe::Probe::NotBuilt(why) => {
+                    burn_migrate::prove::probe::Probe::NotBuilt(why) => {
                         format!("{device}: the probe could not be built: {why}")
                     }
                 };
@@ -229,12 +227,12 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Framework { features, release }) => {
-            let cache = burn_migrate::verify::default_cache();
+            let cache = burn_migrate::prove::verify::default_cache();
             let mut steps = progress::Steps::new();
             let mut built = Vec::new();
             for (pinned, features) in [
-                (&burn_migrate::framework::BURN_0_21, &[][..]),
-                (&burn_migrate::framework::BURN_0_22, &features[..]),
+                (&burn_migrate::prove::framework::BURN_0_21, &[][..]),
+                (&burn_migrate::prove::framework::BURN_0_22, &features[..]),
             ] {
                 steps.step(&format!("building the pinned Burn {}", pinned.version));
                 built.push((pinned.version, pinned.build(&cache, features, *release)?));
@@ -247,19 +245,20 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench { path, release }) => {
-            let options = burn_migrate::verify::VerifyOptions {
-                cache: burn_migrate::verify::default_cache(),
+            let options = burn_migrate::prove::verify::VerifyOptions {
+                cache: burn_migrate::prove::verify::default_cache(),
                 migrated: None,
-                tolerance: burn_migrate::compare::Tolerance::default(),
+                tolerance: burn_migrate::prove::compare::Tolerance::default(),
                 run_limit: std::time::Duration::from_secs(120),
                 device: None,
                 release: *release,
                 fix_passes: 0,
             };
             let mut steps = progress::Steps::new();
-            let timings = burn_migrate::bench::bench(path, &rules, &options, *release, &mut |s| {
-                steps.step(s)
-            })?;
+            let timings =
+                burn_migrate::prove::bench::bench(path, &rules, &options, *release, &mut |s| {
+                    steps.step(s)
+                })?;
             drop(steps);
             if cli.format == Format::Json {
                 let rows: Vec<serde_json::Value> = timings
@@ -309,10 +308,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             release,
             fix,
         }) => {
-            let options = burn_migrate::verify::VerifyOptions {
-                cache: burn_migrate::verify::default_cache(),
+            let options = burn_migrate::prove::verify::VerifyOptions {
+                cache: burn_migrate::prove::verify::default_cache(),
                 migrated: migrated.clone(),
-                tolerance: burn_migrate::compare::Tolerance {
+                tolerance: burn_migrate::prove::compare::Tolerance {
                     atol: *atol,
                     rtol: *rtol,
                 },
@@ -333,11 +332,15 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read {}", path.display()))
             };
-            let tolerance = burn_migrate::compare::Tolerance {
+            let tolerance = burn_migrate::prove::compare::Tolerance {
                 atol: *atol,
                 rtol: *rtol,
             };
-            match burn_migrate::compare::first_difference(&read(old)?, &read(new)?, tolerance) {
+            match burn_migrate::prove::compare::first_difference(
+                &read(old)?,
+                &read(new)?,
+                tolerance,
+            ) {
                 None => {
                     println!("same words, numbers within rtol {rtol} / atol {atol}");
                     Ok(ExitCode::SUCCESS)
@@ -355,11 +358,12 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
 fn verify(
     path: &Path,
     rules: &RuleSet,
-    options: &burn_migrate::verify::VerifyOptions,
+    options: &burn_migrate::prove::verify::VerifyOptions,
     format: Format,
 ) -> anyhow::Result<ExitCode> {
     let mut steps = progress::Steps::new();
-    let verdict = burn_migrate::verify::verify(path, rules, options, &mut |s| steps.step(s))?;
+    let verdict =
+        burn_migrate::prove::verify::verify(path, rules, options, &mut |s| steps.step(s))?;
     drop(steps);
     let code = if verdict.problems.is_empty() {
         ExitCode::SUCCESS
@@ -369,7 +373,7 @@ fn verify(
     if format == Format::Json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&burn_migrate::verify::verdict_json(&verdict))?
+            serde_json::to_string_pretty(&burn_migrate::prove::verify::verdict_json(&verdict))?
         );
         return Ok(code);
     }
@@ -389,7 +393,7 @@ fn verify(
             side.runs.len()
         );
     }
-    eprint!("{}", burn_migrate::verify::target_table(&verdict));
+    eprint!("{}", burn_migrate::prove::verify::target_table(&verdict));
     eprintln!("outputs saved under {}", verdict.runs_dir.display());
     if verdict.problems.is_empty() {
         let skipped = if verdict.skipped.is_empty() {
@@ -492,7 +496,7 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
         migrate::write(&report)?;
         let manifests_changed = report.manifests.iter().any(|m| m.migrated != m.original);
         if manifests_changed {
-            match burn_migrate::lockfile::update(&report.root, &report.direct_dependencies) {
+            match burn_migrate::migrate::lockfile::update(&report.root, &report.direct_dependencies) {
                 Ok(Some(update)) => {
                     eprintln!(
                         "Cargo.lock kept; `cargo update -p burn` moved {} Burn crate(s) and {} of their dependencies",

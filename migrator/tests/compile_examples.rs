@@ -9,8 +9,8 @@ mod common;
 
 use std::process::Command;
 
+use burn_migrate::prove::verify::default_cache;
 use burn_migrate::rules::{Category, RuleSet};
-use burn_migrate::verify::default_cache;
 use common::*;
 
 /// Burn features the example crates enable, per version.

@@ -130,7 +130,7 @@ fn device_tables_name_every_device_choice() {
     let options = burn_migrate::migrate::Options::default();
     for project in projects() {
         let report = burn_migrate::migrate::run(&project.join("before"), &rules, &options).unwrap();
-        let table = burn_migrate::emit::device_table(&report).unwrap_or_default();
+        let table = burn_migrate::report::emit::device_table(&report).unwrap_or_default();
         let expected =
             std::fs::read_to_string(project.join("device-table.txt")).unwrap_or_default();
         assert_eq!(table, expected, "{}: device-table.txt", project.display());

@@ -2,8 +2,8 @@
 //! Debian's Mesa driver cannot compile (or which has no driver at all), is reported as crashed
 //! or failing instead of taking the tool down.
 
-use burn_migrate::probe::{probe, Probe};
-use burn_migrate::verify::default_cache;
+use burn_migrate::prove::probe::{probe, Probe};
+use burn_migrate::prove::verify::default_cache;
 
 #[test]
 #[ignore = "slow: builds the Burn 0.22 probe with flex and with vulkan; run with --include-ignored"]

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use burn_migrate::migrate::transforms::{RULE_IDS, TRANSFORMS};
 use burn_migrate::migrate::{migrate_text, Options};
 use burn_migrate::rules::{Applicability, Category, RuleSet};
-use burn_migrate::transforms::{RULE_IDS, TRANSFORMS};
 
 fn rules() -> RuleSet {
     RuleSet::embedded().expect("embedded rules load")
@@ -67,7 +67,7 @@ fn every_manifest_example_migrates_to_its_after() {
     for rule in rules.iter().filter(|r| r.category == Category::Cargo) {
         // A Cargo example stands for a project whose code uses what this rule asks about, and
         // nothing else.
-        let features = burn_migrate::manifest::FeatureRules {
+        let features = burn_migrate::migrate::manifest::FeatureRules {
             maps: &maps,
             adds: &rule.feature_adds,
             code_uses: &|path| rule.feature_adds.iter().any(|a| a.when_path == path),
@@ -78,8 +78,8 @@ fn every_manifest_example_migrates_to_its_after() {
             if rule.applicability == burn_migrate::rules::Applicability::Manual {
                 continue;
             }
-            let out =
-                burn_migrate::manifest::migrate(&example.before, &features).expect("valid TOML");
+            let out = burn_migrate::migrate::manifest::migrate(&example.before, &features)
+                .expect("valid TOML");
             assert_eq!(out.text, example.after, "rule {}", rule.id);
             assert!(
                 out.changes.iter().any(|c| c.rule == rule.id),
@@ -96,7 +96,7 @@ fn every_rule_has_an_example_and_every_emitted_rule_has_a_file() {
     for rule in rules.iter() {
         assert!(!rule.examples.is_empty(), "rule {} has no example", rule.id);
     }
-    use burn_migrate::manifest;
+    use burn_migrate::migrate::manifest;
     let manifest_rules = [
         &manifest::RULE_VERSION,
         &manifest::RULE_FEATURES,
@@ -125,7 +125,8 @@ fn every_rule_has_an_example_and_every_emitted_rule_has_a_file() {
 #[test]
 fn the_guide_is_up_to_date_with_the_rules() {
     let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book");
-    let stale = burn_migrate::book::plan(&book, &rules()).expect("book/src/SUMMARY.md exists");
+    let stale =
+        burn_migrate::report::book::plan(&book, &rules()).expect("book/src/SUMMARY.md exists");
     let names: Vec<_> = stale.iter().map(|(p, _)| p.display().to_string()).collect();
     assert!(
         names.is_empty(),
@@ -136,7 +137,7 @@ fn the_guide_is_up_to_date_with_the_rules() {
 #[test]
 fn every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change() {
     let rules = rules();
-    let rows = burn_migrate::book::api_change_rows();
+    let rows = burn_migrate::report::book::api_change_rows();
     let known: BTreeSet<&str> = rows.iter().map(|(row, _)| *row).collect();
     assert_eq!(known.len(), rows.len(), "a row is listed twice");
     for (row, note) in &rows {

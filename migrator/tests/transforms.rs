@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use burn_migrate::migrate::source::SourceFile;
 use burn_migrate::migrate::{migrate_text, rewrite_sources, Options};
 use burn_migrate::rules::RuleSet;
-use burn_migrate::source::SourceFile;
 
 fn port(text: &str) -> (String, Vec<&'static str>) {
     let rules = RuleSet::embedded().unwrap();

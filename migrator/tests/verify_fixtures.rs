@@ -11,9 +11,9 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use burn_migrate::compare::{first_difference, Tolerance};
+use burn_migrate::prove::compare::{first_difference, Tolerance};
+use burn_migrate::prove::verify::{default_cache, verify, VerifyOptions};
 use burn_migrate::rules::RuleSet;
-use burn_migrate::verify::{default_cache, verify, VerifyOptions};
 use common::*;
 
 /// Whether a fixture's `before/` can build here (`fixture.toml`: `[before] builds = false`).

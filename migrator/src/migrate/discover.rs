@@ -1,0 +1,192 @@
+//! The discover stage: which packages of a workspace use Burn, and which source files belong
+//! to their targets (found by following `mod` declarations from each target root, so code
+//! behind `#[cfg]` and features is included: it is text, not configuration).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use cargo_metadata::MetadataCommand;
+
+use crate::error::Error;
+use crate::migrate::source::{edition_of, module_declarations, SourceFile};
+
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    pub manifest: PathBuf,
+    /// Version requirement of the `burn` dependency, when the package has one.
+    pub burn_requirement: Option<String>,
+    pub uses_burn: bool,
+    /// Names of the package's direct dependencies.
+    pub dependencies: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct Workspace {
+    pub root: PathBuf,
+    /// The manifest of the workspace root (may be a virtual manifest).
+    pub root_manifest: PathBuf,
+    pub packages: Vec<Package>,
+    pub files: Vec<SourceFile>,
+    /// Module declarations whose file could not be found, as (declaring file, module name).
+    pub missing_modules: Vec<(String, String)>,
+}
+
+impl Workspace {
+    /// Whether any Burn-using package still asks for Burn 0.21 or older.
+    pub fn targets_old_burn(&self) -> bool {
+        self.packages
+            .iter()
+            .filter_map(|p| p.burn_requirement.as_deref())
+            .any(|req| !requirement_is_migrated(req))
+    }
+}
+
+/// Whether a `burn` version requirement already points at 0.22 or later.
+pub fn requirement_is_migrated(req: &str) -> bool {
+    let trimmed = req.trim_start_matches(['^', '=', '~', ' ']);
+    let mut parts = trimmed.split('.');
+    let major = parts.next().and_then(|p| p.parse::<u64>().ok());
+    let minor = parts.next().and_then(|p| {
+        p.trim_end_matches(|c: char| !c.is_ascii_digit())
+            .parse::<u64>()
+            .ok()
+    });
+    matches!((major, minor), (Some(0), Some(m)) if m >= 22) || matches!(major, Some(m) if m >= 1)
+}
+
+fn is_burn_crate(name: &str) -> bool {
+    name == "burn" || name.starts_with("burn-") || name.starts_with("burn_")
+}
+
+/// Finds the manifest for `path`: the file itself, `path/Cargo.toml`, or the nearest one above.
+pub fn find_manifest(path: &Path) -> Result<PathBuf, Error> {
+    if path.is_file() && path.file_name().is_some_and(|n| n == "Cargo.toml") {
+        return Ok(path.to_path_buf());
+    }
+    let start = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(path)
+    };
+    start
+        .ancestors()
+        .map(|dir| dir.join("Cargo.toml"))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| Error::NoManifest {
+            path: path.to_path_buf(),
+        })
+}
+
+pub fn discover(path: &Path) -> Result<Workspace, Error> {
+    let path = path.canonicalize().map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let manifest = find_manifest(&path)?;
+    // `--no-deps`: nothing is resolved or downloaded, so discovery is fast and works offline.
+    let metadata = MetadataCommand::new()
+        .manifest_path(&manifest)
+        .no_deps()
+        .exec()
+        .map_err(|e| Error::Metadata {
+            manifest: manifest.clone(),
+            message: e.to_string(),
+        })?;
+    let root: PathBuf = metadata.workspace_root.clone().into();
+
+    let mut workspace = Workspace {
+        root_manifest: root.join("Cargo.toml"),
+        root: root.clone(),
+        packages: Vec::new(),
+        files: Vec::new(),
+        missing_modules: Vec::new(),
+    };
+    let mut seen = BTreeSet::new();
+    let mut packages: Vec<_> = metadata.workspace_packages();
+    packages.sort_by(|a, b| a.manifest_path.cmp(&b.manifest_path));
+    for package in packages {
+        let burn_requirement = package
+            .dependencies
+            .iter()
+            .find(|d| d.name == "burn")
+            .map(|d| d.req.to_string());
+        let uses_burn = package.dependencies.iter().any(|d| is_burn_crate(&d.name));
+        let index = workspace.packages.len();
+        workspace.packages.push(Package {
+            name: package.name.to_string(),
+            manifest: package.manifest_path.clone().into(),
+            burn_requirement,
+            uses_burn,
+            dependencies: package
+                .dependencies
+                .iter()
+                .map(|d| d.name.to_string())
+                .collect(),
+        });
+        if !uses_burn {
+            continue;
+        }
+        let edition = edition_of(package.edition.as_str());
+        for target in &package.targets {
+            let src: PathBuf = target.src_path.clone().into();
+            // A target root resolves `mod foo;` next to itself, whatever its file name.
+            collect_files(&mut workspace, &root, &src, true, index, edition, &mut seen)?;
+        }
+    }
+    Ok(workspace)
+}
+
+/// Reads `file` and, recursively, every module file it declares.
+fn collect_files(
+    workspace: &mut Workspace,
+    root: &Path,
+    file: &Path,
+    is_crate_root: bool,
+    package: usize,
+    edition: ra_ap_syntax::Edition,
+    seen: &mut BTreeSet<PathBuf>,
+) -> Result<(), Error> {
+    if !seen.insert(file.to_path_buf()) {
+        return Ok(());
+    }
+    let display = file
+        .strip_prefix(root)
+        .unwrap_or(file)
+        .to_string_lossy()
+        .replace('\\', "/");
+    let source = SourceFile::read(file, display, package, edition)?;
+    let declarations = module_declarations(source.tree());
+    let owns_directory = file.file_name().is_some_and(|n| n == "mod.rs") || is_crate_root;
+    let base = match (owns_directory, file.parent()) {
+        (true, Some(dir)) => dir.to_path_buf(),
+        (false, Some(dir)) => dir.join(file.file_stem().unwrap_or_default()),
+        (_, None) => PathBuf::new(),
+    };
+    let declaring = source.display.clone();
+    workspace.files.push(source);
+
+    for decl in declarations {
+        let mut dir = base.clone();
+        for parent in &decl.inline_parents {
+            dir.push(parent);
+        }
+        let candidates = match &decl.path_attr {
+            // `#[path]` is relative to the directory of the declaring file for top-level
+            // declarations (the common case); nested inline modules are rare enough to follow
+            // the same rule.
+            Some(p) => vec![file.parent().unwrap_or(Path::new("")).join(p)],
+            None => vec![
+                dir.join(format!("{}.rs", decl.name)),
+                dir.join(&decl.name).join("mod.rs"),
+            ],
+        };
+        match candidates.into_iter().find(|c| c.is_file()) {
+            Some(found) => collect_files(workspace, root, &found, false, package, edition, seen)?,
+            None => workspace
+                .missing_modules
+                .push((declaring.clone(), decl.name.clone())),
+        }
+    }
+    Ok(())
+}

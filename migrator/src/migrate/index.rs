@@ -1,0 +1,617 @@
+//! The index stage: one pass over the whole workspace before any edit. It answers the
+//! cross-file questions rewrites need: which traits mean "a backend", which type aliases name a
+//! backend (and which), which items carry a backend type parameter and where, and which
+//! struct fields only existed to hold that parameter.
+
+use std::collections::{HashMap, HashSet};
+
+use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+
+use crate::migrate::source::SourceFile;
+use crate::rules::{BackendEntry, RuleSet};
+use crate::util::syntax::{path_as_ident, segment_names, type_as_ident};
+
+/// Burn's traits that a backend type parameter is bounded by.
+const BURN_BACKEND_TRAITS: &[&str] = &["Backend", "AutodiffBackend"];
+const BURN_AUTODIFF_TRAITS: &[&str] = &["AutodiffBackend"];
+
+/// Burn types whose first generic argument is the backend in 0.21. An unbounded parameter
+/// used there (`struct Batch<B> { x: Tensor<B, 2> }`) is a backend parameter too.
+const BURN_BACKEND_FIRST_TYPES: &[&str] = &[
+    "Tensor",
+    "Linear",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "BatchNorm",
+    "LayerNorm",
+    "GroupNorm",
+    "InstanceNorm",
+    "RmsNorm",
+    "Embedding",
+    "Lstm",
+    "BiLstm",
+    "Gru",
+    "MultiHeadAttention",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "PositionWiseFeedForward",
+    "LstmState",
+    "ClassificationOutput",
+    "RegressionOutput",
+    "MultiLabelClassificationOutput",
+    "Batcher",
+    "DataLoader",
+    "Module",
+    "AutodiffModule",
+    "ModuleMapper",
+    "ModuleVisitor",
+    "Devices",
+    "PRelu",
+    "CrossEntropyLoss",
+];
+
+/// Associated items of `Backend` that mark an unbounded parameter as a backend (`B::Device`).
+const BACKEND_ASSOCIATED: &[&str] = &[
+    "Device",
+    "InnerBackend",
+    "FloatElem",
+    "IntElem",
+    "BoolElem",
+    "seed",
+];
+
+/// A resolved 0.21 backend selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendSpec {
+    /// Index into `Index::backends`.
+    pub entry: usize,
+    pub autodiff: bool,
+    pub checkpointing: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ItemGenerics {
+    /// Non-lifetime generic parameter names, in order (the positions turbofish uses).
+    pub params: Vec<String>,
+    pub backend: Vec<bool>,
+    /// A backend parameter is bounded by `AutodiffBackend`: the migrated item enables
+    /// autodiff on its own devices (rule `autodiff-device`).
+    pub autodiff: bool,
+}
+
+/// Names a file imports from Burn's backend modules: local name -> Burn's name.
+#[derive(Debug, Clone, Default)]
+pub struct FileNames {
+    pub backend_names: HashMap<String, String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Index {
+    pub backend_traits: HashSet<String>,
+    pub autodiff_traits: HashSet<String>,
+    /// User traits that extend a backend trait: (file, range of the trait name, name).
+    pub user_backend_traits: Vec<(usize, TextRange, String)>,
+    pub aliases: HashMap<String, BackendSpec>,
+    pub items: HashMap<String, ItemGenerics>,
+    /// Struct name -> fields of type `PhantomData<B>` for a backend `B`.
+    pub phantom_fields: HashMap<String, Vec<String>>,
+    /// Function name -> positions of parameters typed `B::Device` / `&B::Device`.
+    pub device_params: HashMap<String, Vec<usize>>,
+    pub files: Vec<FileNames>,
+    pub backends: Vec<BackendEntry>,
+    /// Names of the workspace's `#[derive(Module)]` types.
+    pub modules: HashSet<String>,
+}
+
+/// A generic parameter found to be a backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendParam {
+    pub name: String,
+    pub autodiff: bool,
+}
+
+impl Index {
+    pub fn build(files: &[SourceFile], rules: &RuleSet) -> Index {
+        let mut index = Index {
+            backend_traits: BURN_BACKEND_TRAITS.iter().map(|s| s.to_string()).collect(),
+            autodiff_traits: BURN_AUTODIFF_TRAITS.iter().map(|s| s.to_string()).collect(),
+            backends: rules.backends().cloned().collect(),
+            ..Index::default()
+        };
+        index.files = files
+            .iter()
+            .map(|f| file_names(f.tree().syntax()))
+            .collect();
+        index.collect_backend_traits(files);
+        index.modules = files
+            .iter()
+            .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Adt::cast))
+            .filter(derives_module)
+            .filter_map(|adt| Some(adt.name()?.text().to_string()))
+            .collect();
+        index.collect_aliases(files);
+        // Two rounds: an unbounded parameter passed at another item's backend position is a
+        // backend too, which the first round makes known.
+        for _ in 0..2 {
+            index.collect_items(files);
+        }
+        index
+    }
+
+    fn collect_backend_traits(&mut self, files: &[SourceFile]) {
+        let traits: Vec<(usize, ast::Trait)> = files
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| {
+                f.tree()
+                    .syntax()
+                    .descendants()
+                    .filter_map(ast::Trait::cast)
+                    .map(move |t| (i, t))
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for (file, tr) in &traits {
+                let Some(name) = tr.name() else { continue };
+                let name_text = name.text().to_string();
+                if self.backend_traits.contains(&name_text) {
+                    continue;
+                }
+                let supers = bound_names(tr.type_bound_list());
+                if supers.iter().any(|s| self.backend_traits.contains(s)) {
+                    if supers.iter().any(|s| self.autodiff_traits.contains(s)) {
+                        self.autodiff_traits.insert(name_text.clone());
+                    }
+                    self.backend_traits.insert(name_text.clone());
+                    self.user_backend_traits
+                        .push((*file, name.syntax().text_range(), name_text));
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn collect_aliases(&mut self, files: &[SourceFile]) {
+        let aliases: Vec<(usize, String, ast::Type)> = files
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| {
+                f.tree()
+                    .syntax()
+                    .descendants()
+                    .filter_map(ast::TypeAlias::cast)
+                    // Generic aliases count too (`type Cpu<E, I> = Flex<E, I>;`): the element
+                    // parameters do not change which backend they name.
+                    .filter_map(move |a| Some((i, a.name()?.text().to_string(), a.ty()?)))
+            })
+            .collect();
+        // Aliases of aliases resolve over several rounds.
+        loop {
+            let mut changed = false;
+            for (file, name, ty) in &aliases {
+                if self.aliases.contains_key(name) {
+                    continue;
+                }
+                if let Some(spec) = self.resolve_backend_type(*file, ty) {
+                    self.aliases.insert(name.clone(), spec);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn collect_items(&mut self, files: &[SourceFile]) {
+        for file in files {
+            for node in file.tree().syntax().descendants() {
+                let Some(owner) = ast::AnyHasGenericParams::cast(node.clone()) else {
+                    continue;
+                };
+                let Some(name) = item_name(&node) else {
+                    continue;
+                };
+                let backend_params = self.backend_params(&owner);
+                if let Some(function) = ast::Fn::cast(node.clone()) {
+                    // Methods see their impl's backend parameters too (`impl<B> X<B> { fn
+                    // new(device: &B::Device) }`).
+                    let mut scope = backend_params.clone();
+                    for ancestor in node.ancestors().skip(1) {
+                        if let Some(outer) = ast::AnyHasGenericParams::cast(ancestor) {
+                            scope.extend(self.backend_params(&outer));
+                        }
+                    }
+                    let positions = device_param_positions(&function, &scope);
+                    if !positions.is_empty() {
+                        self.device_params.insert(name.clone(), positions);
+                    }
+                }
+                let Some(list) = owner.generic_param_list() else {
+                    continue;
+                };
+                let params: Vec<String> = list
+                    .generic_params()
+                    .filter_map(|p| match p {
+                        ast::GenericParam::TypeParam(t) => Some(t.name()?.text().to_string()),
+                        ast::GenericParam::ConstParam(c) => Some(c.name()?.text().to_string()),
+                        ast::GenericParam::LifetimeParam(_) => None,
+                    })
+                    .collect();
+                let backend: Vec<bool> = params
+                    .iter()
+                    .map(|p| backend_params.iter().any(|b| &b.name == p))
+                    .collect();
+                if !backend.iter().any(|b| *b) {
+                    continue;
+                }
+                if let Some(strukt) = ast::Struct::cast(node.clone()) {
+                    let fields = phantom_fields(&strukt, &backend_params);
+                    if !fields.is_empty() {
+                        self.phantom_fields.insert(name.clone(), fields);
+                    }
+                }
+                let autodiff = backend_params.iter().any(|b| b.autodiff);
+                self.items.insert(
+                    name,
+                    ItemGenerics {
+                        params,
+                        backend,
+                        autodiff,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The backend parameters an item declares.
+    pub fn backend_params(&self, owner: &ast::AnyHasGenericParams) -> Vec<BackendParam> {
+        let Some(list) = owner.generic_param_list() else {
+            return Vec::new();
+        };
+        let where_preds: Vec<ast::WherePred> = owner
+            .where_clause()
+            .map(|w| w.predicates().collect())
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for param in list.generic_params() {
+            let ast::GenericParam::TypeParam(tp) = param else {
+                continue;
+            };
+            let Some(name) = tp.name() else { continue };
+            let name = name.text().to_string();
+            let mut bounds = bound_names(tp.type_bound_list());
+            for pred in &where_preds {
+                if pred.ty().as_ref().and_then(type_as_ident).as_deref() == Some(name.as_str()) {
+                    bounds.extend(bound_names(pred.type_bound_list()));
+                }
+            }
+            let bounded = bounds.iter().any(|b| self.backend_traits.contains(b));
+            if bounded || self.used_as_backend(owner.syntax(), &name) {
+                let autodiff = bounds.iter().any(|b| self.autodiff_traits.contains(b));
+                out.push(BackendParam { name, autodiff });
+            }
+        }
+        out
+    }
+
+    /// Whether an unbounded parameter `name` is used as a backend inside `item`.
+    fn used_as_backend(&self, item: &SyntaxNode, name: &str) -> bool {
+        item.descendants().any(|node| {
+            if let Some(list) = ast::GenericArgList::cast(node.clone()) {
+                let Some(segment) = list.syntax().parent().and_then(ast::PathSegment::cast) else {
+                    return false;
+                };
+                let Some(owner) = segment.name_ref().map(|n| n.text().to_string()) else {
+                    return false;
+                };
+                let args: Vec<Option<String>> = list
+                    .generic_args()
+                    .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
+                    .map(|a| match a {
+                        ast::GenericArg::TypeArg(t) => t.ty().as_ref().and_then(type_as_ident),
+                        _ => None,
+                    })
+                    .collect();
+                if BURN_BACKEND_FIRST_TYPES.contains(&owner.as_str()) {
+                    return args.first().and_then(|a| a.as_deref()) == Some(name);
+                }
+                if let Some(item) = self.items.get(&owner) {
+                    return args
+                        .iter()
+                        .zip(&item.backend)
+                        .any(|(arg, is_backend)| *is_backend && arg.as_deref() == Some(name));
+                }
+                return false;
+            }
+            if let Some(path) = ast::Path::cast(node) {
+                let names = segment_names(&path);
+                return names.len() == 2
+                    && names[0] == name
+                    && BACKEND_ASSOCIATED.contains(&names[1].as_str());
+            }
+            false
+        })
+    }
+
+    /// Resolves a type to the backend it selects, if it is one: Burn's backend types (as the
+    /// file imports them, or fully qualified), `Autodiff<..>`, `Fusion<..>`, and aliases.
+    pub fn resolve_backend_type(&self, file: usize, ty: &ast::Type) -> Option<BackendSpec> {
+        let ast::Type::PathType(path_type) = ty else {
+            return None;
+        };
+        let path = path_type.path()?;
+        let segment = path.segment()?;
+        let local = segment.name_ref()?.text().to_string();
+        let burn_name = self.burn_backend_name(file, &path);
+        let first_arg = || -> Option<ast::Type> {
+            segment
+                .generic_arg_list()?
+                .generic_args()
+                .find_map(|a| match a {
+                    ast::GenericArg::TypeArg(t) => t.ty(),
+                    _ => None,
+                })
+        };
+        match burn_name.as_deref() {
+            Some("Autodiff") => {
+                let mut inner = self.resolve_backend_type(file, &first_arg()?)?;
+                inner.autodiff = true;
+                inner.checkpointing = segment.generic_arg_list().is_some_and(|l| {
+                    l.syntax()
+                        .text()
+                        .to_string()
+                        .contains("BalancedCheckpointing")
+                });
+                Some(inner)
+            }
+            Some("Fusion") => self.resolve_backend_type(file, &first_arg()?),
+            Some(name) => {
+                let entry = self
+                    .backends
+                    .iter()
+                    .position(|b| b.types.iter().any(|t| t == name))?;
+                Some(BackendSpec {
+                    entry,
+                    autodiff: false,
+                    checkpointing: false,
+                })
+            }
+            None if path.qualifier().is_none() => self.aliases.get(&local).cloned(),
+            None => None,
+        }
+    }
+
+    /// Burn's name for a path that refers into a Burn backend module, if it does.
+    pub fn burn_backend_name(&self, file: usize, path: &ast::Path) -> Option<String> {
+        let names = segment_names(path);
+        let last = names.last()?.clone();
+        if names.len() == 1 {
+            return self.files.get(file)?.backend_names.get(&last).cloned();
+        }
+        if is_backend_module_path(&names[..names.len() - 1]) {
+            return Some(last);
+        }
+        // `ndarray::NdArrayDevice` after `use burn::backend::ndarray;`
+        let first = &names[0];
+        self.files.get(file)?.backend_names.get(first).map(|_| last)
+    }
+
+    /// The device-table entry of a device type name (`NdArrayDevice`, `WgpuDevice`, ...).
+    /// Several backends share a device type (`WgpuDevice` serves `Wgpu`, `Vulkan`, `Metal`,
+    /// `WebGpu`); without other context the one it is named after wins.
+    pub fn backend_of_device_type(&self, name: &str) -> Option<usize> {
+        let serves = |b: &BackendEntry| b.device_types.iter().any(|t| t == name);
+        let named_after = |b: &BackendEntry| b.types.iter().any(|t| format!("{t}Device") == name);
+        self.backends
+            .iter()
+            .position(|b| serves(b) && named_after(b))
+            .or_else(|| self.backends.iter().position(serves))
+    }
+}
+
+/// Whether a module path (`burn::backend`, `burn::backend::wgpu`, `burn_ndarray`) is one of
+/// Burn's backend modules.
+pub fn is_backend_module_path(names: &[String]) -> bool {
+    match names {
+        [] => false,
+        [first, rest @ ..] if first == "burn" => rest.first().is_some_and(|s| s == "backend"),
+        [first, ..] => BACKEND_CRATES.contains(&first.as_str()),
+    }
+}
+
+/// Burn's backend crates, whose items user code may import directly.
+pub const BACKEND_CRATES: &[&str] = &[
+    "burn_ndarray",
+    "burn_wgpu",
+    "burn_autodiff",
+    "burn_tch",
+    "burn_candle",
+    "burn_cuda",
+    "burn_rocm",
+    "burn_cpu",
+    "burn_flex",
+    "burn_fusion",
+    "burn_remote",
+    "burn_router",
+    "burn_cubecl",
+];
+
+/// Names of the traits in a bound list (`Backend + Clone` -> ["Backend", "Clone"]).
+pub fn bound_names(list: Option<ast::TypeBoundList>) -> Vec<String> {
+    let Some(list) = list else { return Vec::new() };
+    list.bounds()
+        .filter_map(|b| match b.ty()? {
+            ast::Type::PathType(p) => segment_names(&p.path()?).pop(),
+            _ => None,
+        })
+        .collect()
+}
+
+fn item_name(node: &SyntaxNode) -> Option<String> {
+    if let Some(imp) = ast::Impl::cast(node.clone()) {
+        // Impls have no name; they matter only for their scope, not as callees.
+        let _ = imp;
+        return None;
+    }
+    let named = ast::AnyHasName::cast(node.clone())?;
+    Some(named.name()?.text().to_string())
+}
+
+/// Positions of a function's parameters whose type is a backend's device.
+fn device_param_positions(function: &ast::Fn, backends: &[BackendParam]) -> Vec<usize> {
+    let Some(list) = function.param_list() else {
+        return Vec::new();
+    };
+    list.params()
+        .enumerate()
+        .filter(|(_, p)| p.ty().is_some_and(|t| is_backend_device_type(&t, backends)))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// `B::Device`, `&B::Device`, `<B as Backend>::Device`, `Device<B>` for a backend `B`.
+pub fn is_backend_device_type(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    let ty = match ty {
+        ast::Type::RefType(r) => match r.ty() {
+            Some(t) => t,
+            None => return false,
+        },
+        other => other.clone(),
+    };
+    let ast::Type::PathType(path_type) = ty else {
+        return false;
+    };
+    let Some(path) = path_type.path() else {
+        return false;
+    };
+    backend_device_path(&path, backends)
+}
+
+/// Whether a path is `B::Device`, `<B as Backend>::Device` or `Device<B>` for a backend `B`.
+pub fn backend_device_path(path: &ast::Path, backends: &[BackendParam]) -> bool {
+    let Some(segment) = path.segment() else {
+        return false;
+    };
+    if segment.name_ref().is_none_or(|n| n.text() != "Device") {
+        return false;
+    }
+    let is_backend =
+        |name: Option<String>| name.is_some_and(|n| backends.iter().any(|b| b.name == n));
+    if let Some(qualifier) = path.qualifier() {
+        if qualifier.qualifier().is_none() {
+            if let Some(seg) = qualifier.segment() {
+                if let Some(anchor) = seg.type_anchor() {
+                    return is_backend(anchor.ty().as_ref().and_then(type_as_ident));
+                }
+            }
+        }
+        return is_backend(path_as_ident(&qualifier));
+    }
+    segment
+        .generic_arg_list()
+        .and_then(|l| l.generic_args().next())
+        .is_some_and(|a| match a {
+            ast::GenericArg::TypeArg(t) => is_backend(t.ty().as_ref().and_then(type_as_ident)),
+            _ => false,
+        })
+}
+
+fn phantom_fields(strukt: &ast::Struct, backends: &[BackendParam]) -> Vec<String> {
+    let Some(ast::FieldList::RecordFieldList(fields)) = strukt.field_list() else {
+        return Vec::new();
+    };
+    fields
+        .fields()
+        .filter(|f| f.ty().is_some_and(|t| is_phantom_of_backend(&t, backends)))
+        .filter_map(|f| Some(f.name()?.text().to_string()))
+        .collect()
+}
+
+/// `PhantomData<B>` (any path ending in `PhantomData`) for a backend `B`.
+pub fn is_phantom_of_backend(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    let ast::Type::PathType(path_type) = ty else {
+        return false;
+    };
+    let Some(segment) = path_type.path().and_then(|p| p.segment()) else {
+        return false;
+    };
+    if segment.name_ref().is_none_or(|n| n.text() != "PhantomData") {
+        return false;
+    }
+    let Some(list) = segment.generic_arg_list() else {
+        return false;
+    };
+    let args: Vec<_> = list.generic_args().collect();
+    matches!(args.as_slice(), [ast::GenericArg::TypeArg(t)]
+        if t.ty().as_ref().and_then(type_as_ident).is_some_and(|n| backends.iter().any(|b| b.name == n)))
+}
+
+/// Collects the names a file imports from Burn's backend modules.
+fn file_names(root: &SyntaxNode) -> FileNames {
+    let mut names = FileNames::default();
+    for use_item in root.descendants().filter_map(ast::Use::cast) {
+        if let Some(tree) = use_item.use_tree() {
+            collect_use_tree(&tree, &mut Vec::new(), &mut names);
+        }
+    }
+    names
+}
+
+fn collect_use_tree(tree: &ast::UseTree, prefix: &mut Vec<String>, names: &mut FileNames) {
+    let depth = prefix.len();
+    if let Some(path) = tree.path() {
+        prefix.extend(segment_names(&path));
+    }
+    match tree.use_tree_list() {
+        Some(list) => {
+            for child in list.use_trees() {
+                collect_use_tree(&child, prefix, names);
+            }
+        }
+        None if tree.star_token().is_none() => {
+            if let Some((last, module)) = prefix.split_last() {
+                let module_is_backend = is_backend_module_path(module);
+                let is_backend_module = is_backend_module_path(prefix);
+                if module_is_backend || is_backend_module {
+                    let local = tree
+                        .rename()
+                        .and_then(|r| r.name())
+                        .map(|n| n.text().to_string())
+                        .unwrap_or_else(|| last.clone());
+                    names.backend_names.insert(local, last.clone());
+                }
+            }
+        }
+        None => {}
+    }
+    prefix.truncate(depth);
+}
+
+/// Whether a struct or enum has `#[derive(.., Module, ..)]`.
+fn derives_module(adt: &ast::Adt) -> bool {
+    use ra_ap_syntax::ast::HasAttrs;
+    adt.attrs().any(|attr| {
+        let Some(meta) = attr.meta() else {
+            return false;
+        };
+        meta.path().is_some_and(|p| p.syntax().text() == "derive")
+            && matches!(&meta, ast::Meta::TokenTreeMeta(m) if m.token_tree().is_some_and(|tt| {
+                tt.syntax()
+                    .text()
+                    .to_string()
+                    .trim_matches(['(', ')'])
+                    .split(',')
+                    .any(|n| n.trim() == "Module" || n.trim().ends_with("::Module"))
+            }))
+    })
+}

@@ -1,0 +1,561 @@
+//! Cargo manifests: the `burn` dependency (and `burn-*` crates) move to 0.22 and Burn features
+//! follow the rule set's feature map (`ndarray` -> `flex`, removed features dropped), with
+//! `toml_edit` so formatting and comments stay as they were.
+
+use toml_edit::{Array, DocumentMut, Item, Table, Value};
+
+use crate::rules::{FeatureAdd, FeatureMap};
+
+pub const RULE_VERSION: &str = "cargo-burn-version";
+pub const RULE_FEATURES: &str = "cargo-burn-features";
+pub const RULE_BACKEND_CRATES: &str = "cargo-backend-crates";
+pub const RULE_RUST_VERSION: &str = "cargo-rust-version";
+pub const RULE_DEVICE_FEATURES: &str = "cargo-device-features";
+
+/// Rust release Burn 0.22 needs.
+pub const MIN_RUST: (u64, u64) = (1, 95);
+
+/// Burn's backend crates a project may depend on directly, and the `burn` feature that
+/// provides the same backend (the feature map then applies, so `ndarray` becomes `flex`).
+const BACKEND_CRATE_FEATURES: &[(&str, &str)] = &[
+    ("burn-ndarray", "ndarray"),
+    ("burn-wgpu", "wgpu"),
+    ("burn-cuda", "cuda"),
+    ("burn-rocm", "rocm"),
+    ("burn-cpu", "cpu"),
+    ("burn-flex", "flex"),
+    ("burn-tch", "tch"),
+    ("burn-candle", "candle"),
+    ("burn-autodiff", "autodiff"),
+    ("burn-fusion", "fusion"),
+];
+
+/// The version written for `burn` itself and for Burn's sub-crates.
+pub const BURN_VERSION: &str = "0.22.0";
+pub const BURN_SUBCRATE_VERSION: &str = "0.22";
+
+/// One change to a manifest, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestChange {
+    pub rule: &'static str,
+    /// False for findings a person has to act on.
+    pub fixable: bool,
+    /// The dependency key the change is about, to locate it in the text.
+    pub key: String,
+    pub message: String,
+}
+
+pub struct ManifestResult {
+    pub text: String,
+    pub changes: Vec<ManifestChange>,
+}
+
+/// What a manifest rewrite needs to know besides the manifest.
+pub struct FeatureRules<'a> {
+    pub maps: &'a [FeatureMap],
+    pub adds: &'a [FeatureAdd],
+    /// Whether the workspace's code names a path (for `FeatureAdd::when_path`).
+    pub code_uses: &'a dyn Fn(&str) -> bool,
+}
+
+/// Migrates one manifest's text. Errors are TOML parse errors, as text for the report.
+pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, String> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let mut changes = Vec::new();
+    let root = doc.as_table_mut();
+    for package in ["package", "workspace"] {
+        raise_rust_version(root, package, &mut changes);
+    }
+    for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
+            migrate_dependency_table(table, features, &mut changes);
+        }
+    }
+    if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
+        for (_, target) in targets.iter_mut() {
+            let Some(target) = target.as_table_like_mut() else {
+                continue;
+            };
+            for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                if let Some(table) = target.get_mut(table_name).and_then(Item::as_table_like_mut) {
+                    migrate_dependency_table(table, features, &mut changes);
+                }
+            }
+        }
+    }
+    if let Some(table) = root
+        .get_mut("workspace")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|w| w.get_mut("dependencies"))
+        .and_then(Item::as_table_like_mut)
+    {
+        migrate_dependency_table(table, features, &mut changes);
+    }
+    if let Some(table) = root.get_mut("features").and_then(Item::as_table_mut) {
+        migrate_feature_table(table, features, &mut changes);
+    }
+    Ok(ManifestResult {
+        text: doc.to_string(),
+        changes,
+    })
+}
+
+fn migrate_dependency_table(
+    table: &mut dyn toml_edit::TableLike,
+    features: &FeatureRules,
+    changes: &mut Vec<ManifestChange>,
+) {
+    fold_backend_crates(table, features, changes);
+    for (key, item) in table.iter_mut() {
+        let key = key.get().to_string();
+        let package = item
+            .as_table_like()
+            .and_then(|t| t.get("package"))
+            .and_then(Item::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| key.clone());
+        let is_burn = package == "burn";
+        if !(is_burn || package.starts_with("burn-")) {
+            continue;
+        }
+        let target = if is_burn {
+            BURN_VERSION
+        } else {
+            BURN_SUBCRATE_VERSION
+        };
+        match item {
+            Item::Value(Value::String(s)) => {
+                if needs_bump(s.value()) {
+                    let decor = s.decor().clone();
+                    let mut new = toml_edit::Formatted::new(target.to_string());
+                    *new.decor_mut() = decor;
+                    *s = new;
+                    changes.push(version_change(&key, target));
+                }
+            }
+            other => {
+                let Some(dep) = other.as_table_like_mut() else {
+                    continue;
+                };
+                if let Some(version) = dep.get_mut("version") {
+                    if let Some(Value::String(s)) = version.as_value_mut() {
+                        if needs_bump(s.value()) {
+                            let decor = s.decor().clone();
+                            let mut new = toml_edit::Formatted::new(target.to_string());
+                            *new.decor_mut() = decor;
+                            *s = new;
+                            changes.push(version_change(&key, target));
+                        }
+                    }
+                }
+                if is_burn {
+                    if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
+                        map_feature_array(array, "", features.maps, &key, changes);
+                    }
+                    add_features(dep, features, &key, changes);
+                }
+            }
+        }
+    }
+}
+
+/// Adds the features 0.22 needs for what the code uses (`linalg`, `optim` without defaults).
+fn add_features(
+    dep: &mut dyn toml_edit::TableLike,
+    features: &FeatureRules,
+    key: &str,
+    changes: &mut Vec<ManifestChange>,
+) {
+    let without_defaults = dep.get("default-features").and_then(Item::as_bool) == Some(false);
+    for add in features.adds {
+        if add.only_without_default_features && !without_defaults {
+            continue;
+        }
+        if !(features.code_uses)(&add.when_path) {
+            continue;
+        }
+        let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
+            continue;
+        };
+        if array
+            .iter()
+            .any(|v| v.as_str() == Some(add.feature.as_str()))
+        {
+            continue;
+        }
+        array.push(add.feature.as_str());
+        changes.push(ManifestChange {
+            rule: add.rule,
+            fixable: true,
+            key: key.to_string(),
+            message: format!(
+                "the code uses `{}`, which needs Burn feature `{}` in 0.22",
+                add.when_path, add.feature
+            ),
+        });
+    }
+}
+
+fn version_change(key: &str, target: &str) -> ManifestChange {
+    ManifestChange {
+        rule: RULE_VERSION,
+        fixable: true,
+        key: key.to_string(),
+        message: format!("`{key}` moves to {target}"),
+    }
+}
+
+/// Whether a version requirement is below 0.22.
+fn needs_bump(req: &str) -> bool {
+    !crate::migrate::discover::requirement_is_migrated(req)
+}
+
+/// `[features] gpu = ["burn/wgpu"]`: Burn features named from the package's own features.
+fn migrate_feature_table(
+    table: &mut Table,
+    features: &FeatureRules,
+    changes: &mut Vec<ManifestChange>,
+) {
+    for (_, item) in table.iter_mut() {
+        if let Some(array) = item.as_array_mut() {
+            map_feature_array(array, "burn/", features.maps, "features", changes);
+            map_feature_array(array, "burn?/", features.maps, "features", changes);
+        }
+    }
+}
+
+/// Renames and removes Burn features in an array of feature names (with a `burn/` style
+/// prefix for the `[features]` table), keeping each element's formatting.
+fn map_feature_array(
+    array: &mut Array,
+    prefix: &str,
+    features: &[FeatureMap],
+    key: &str,
+    changes: &mut Vec<ManifestChange>,
+) {
+    let mut i = 0;
+    while i < array.len() {
+        let Some(name) = array
+            .get(i)
+            .and_then(Value::as_str)
+            .and_then(|s| s.strip_prefix(prefix))
+            .map(str::to_string)
+        else {
+            i += 1;
+            continue;
+        };
+        let Some(map) = features.iter().find(|m| m.from == name) else {
+            i += 1;
+            continue;
+        };
+        if let Some(message) = &map.manual {
+            changes.push(ManifestChange {
+                rule: map.rule,
+                fixable: false,
+                key: key.to_string(),
+                message: message.clone(),
+            });
+            i += 1;
+            continue;
+        }
+        let already = |feature: &str, array: &Array| {
+            array
+                .iter()
+                .any(|v| v.as_str() == Some(format!("{prefix}{feature}").as_str()))
+        };
+        match &map.to {
+            Some(to) if !already(to, array) => {
+                let decor = array.get(i).map(|v| v.decor().clone()).unwrap_or_default();
+                let mut value = Value::from(format!("{prefix}{to}"));
+                *value.decor_mut() = decor;
+                array.replace(i, value);
+                changes.push(ManifestChange {
+                    rule: map.rule,
+                    fixable: true,
+                    key: key.to_string(),
+                    message: format!("Burn feature `{name}` becomes `{to}`"),
+                });
+                i += 1;
+            }
+            _ => {
+                let removed = array.remove(i);
+                // The first element carries no leading space; its successor inherits that.
+                if i == 0 {
+                    let prefix = removed.decor().prefix().cloned();
+                    if let (Some(next), Some(prefix)) = (array.get_mut(0), prefix) {
+                        next.decor_mut().set_prefix(prefix);
+                    }
+                }
+                changes.push(ManifestChange {
+                    rule: map.rule,
+                    fixable: true,
+                    key: key.to_string(),
+                    message: match &map.to {
+                        Some(to) => {
+                            format!("Burn feature `{name}` is covered by `{to}`, already listed")
+                        }
+                        None => format!("Burn feature `{name}` no longer exists"),
+                    },
+                });
+            }
+        }
+    }
+}
+
+/// Direct dependencies on Burn's backend crates become features of `burn` when the ported
+/// code no longer names the crate (backend types and devices are `Device` values now).
+fn fold_backend_crates(
+    table: &mut dyn toml_edit::TableLike,
+    features: &FeatureRules,
+    changes: &mut Vec<ManifestChange>,
+) {
+    if table.get("burn").is_none() {
+        return;
+    }
+    let mut folded = Vec::new();
+    for (krate, feature) in BACKEND_CRATE_FEATURES {
+        if table.get(krate).is_none() || (features.code_uses)(&krate.replace('-', "_")) {
+            continue;
+        }
+        table.remove(krate);
+        folded.push(*feature);
+        changes.push(ManifestChange {
+            rule: RULE_BACKEND_CRATES,
+            fixable: true,
+            key: krate.to_string(),
+            message: format!("`{krate}` becomes the `{feature}` feature of `burn`"),
+        });
+    }
+    if folded.is_empty() {
+        return;
+    }
+    let Some(burn) = table.get_mut("burn") else {
+        return;
+    };
+    // `burn = "0.21"` becomes an inline table so it can carry features.
+    if let Some(version) = burn.as_str().map(str::to_string) {
+        let mut inline = toml_edit::InlineTable::new();
+        inline.insert("version", version.into());
+        *burn = Item::Value(Value::InlineTable(inline));
+    }
+    let Some(dep) = burn.as_table_like_mut() else {
+        return;
+    };
+    if dep.get("features").is_none() {
+        dep.insert("features", toml_edit::value(Array::new()));
+    }
+    let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
+        return;
+    };
+    for feature in folded {
+        if !array.iter().any(|v| v.as_str() == Some(feature)) {
+            array.push(feature);
+        }
+    }
+}
+
+/// `rust-version` below what Burn 0.22 needs is raised.
+fn raise_rust_version(root: &mut Table, table: &str, changes: &mut Vec<ManifestChange>) {
+    let Some(section) = root.get_mut(table).and_then(Item::as_table_like_mut) else {
+        return;
+    };
+    let section = if table == "workspace" {
+        match section.get_mut("package").and_then(Item::as_table_like_mut) {
+            Some(package) => package,
+            None => return,
+        }
+    } else {
+        section
+    };
+    let Some(item) = section.get_mut("rust-version") else {
+        return;
+    };
+    let Some(current) = item.as_str().map(str::to_string) else {
+        return;
+    };
+    if let Some(raised) = raised_toolchain(&current) {
+        if let Some(Value::String(s)) = item.as_value_mut() {
+            let decor = s.decor().clone();
+            let mut new = toml_edit::Formatted::new(raised.clone());
+            *new.decor_mut() = decor;
+            *s = new;
+        }
+        changes.push(ManifestChange {
+            rule: RULE_RUST_VERSION,
+            fixable: true,
+            key: "rust-version".to_string(),
+            message: format!("Burn 0.22 needs Rust {raised}; `rust-version` was {current}"),
+        });
+    }
+}
+
+/// The toolchain to write instead of `version` when it is older than Burn 0.22 needs
+/// (`1.80`, `1.80.1`); `None` for newer versions and for channels (`stable`, `nightly-..`).
+pub fn raised_toolchain(version: &str) -> Option<String> {
+    let mut parts = version.trim().split('.');
+    let major: u64 = parts.next()?.parse().ok()?;
+    let minor: u64 = parts.next()?.parse().ok()?;
+    ((major, minor) < MIN_RUST).then(|| format!("{}.{}", MIN_RUST.0, MIN_RUST.1))
+}
+
+/// Whether a manifest enables a `burn` feature, in a dependency's feature list or through its
+/// own `[features]` table (`gpu = ["burn/cuda"]`).
+pub fn enables_burn_feature(doc: &DocumentMut, feature: &str) -> bool {
+    let in_array = |array: &Array, prefixes: &[&str]| {
+        array.iter().any(|v| {
+            v.as_str()
+                .is_some_and(|s| prefixes.iter().any(|p| s == format!("{p}{feature}")))
+        })
+    };
+    let dep_enables = |table: &dyn toml_edit::TableLike| {
+        table
+            .get("burn")
+            .and_then(Item::as_table_like)
+            .and_then(|d| d.get("features"))
+            .and_then(Item::as_array)
+            .is_some_and(|a| in_array(a, &[""]))
+    };
+    let root = doc.as_table();
+    let mut tables: Vec<&dyn toml_edit::TableLike> = Vec::new();
+    for name in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        if let Some(t) = root.get(name).and_then(Item::as_table_like) {
+            tables.push(t);
+        }
+    }
+    if let Some(t) = root
+        .get("workspace")
+        .and_then(Item::as_table_like)
+        .and_then(|w| w.get("dependencies"))
+        .and_then(Item::as_table_like)
+    {
+        tables.push(t);
+    }
+    if let Some(targets) = root.get("target").and_then(Item::as_table_like) {
+        for (_, target) in targets.iter() {
+            if let Some(t) = target
+                .as_table_like()
+                .and_then(|t| t.get("dependencies"))
+                .and_then(Item::as_table_like)
+            {
+                tables.push(t);
+            }
+        }
+    }
+    tables.into_iter().any(dep_enables)
+        || root
+            .get("features")
+            .and_then(Item::as_table_like)
+            .is_some_and(|f| {
+                f.iter().any(|(_, v)| {
+                    v.as_array()
+                        .is_some_and(|a| in_array(a, &["burn/", "burn?/"]))
+                })
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(from: &str, to: Option<&str>) -> FeatureMap {
+        FeatureMap {
+            from: from.into(),
+            to: to.map(Into::into),
+            manual: None,
+            rule: RULE_FEATURES,
+        }
+    }
+
+    fn run(text: &str) -> ManifestResult {
+        let maps = vec![map("ndarray", Some("flex")), map("dispatch", None)];
+        let adds = vec![FeatureAdd {
+            feature: "optim".into(),
+            when_path: "burn::optim".into(),
+            only_without_default_features: true,
+            rule: "cargo-optim-feature",
+        }];
+        let rules = FeatureRules {
+            maps: &maps,
+            adds: &adds,
+            code_uses: &|path| path == "burn::optim",
+        };
+        migrate(text, &rules).unwrap()
+    }
+
+    #[test]
+    fn bumps_version_and_maps_features_keeping_comments() {
+        let text = "[package]\nname = \"x\"\n\n[dependencies]\n# the framework\nburn = { version = \"0.21.0\", features = [\"ndarray\", \"autodiff\"] } # pinned\nserde = \"1\"\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[package]\nname = \"x\"\n\n[dependencies]\n# the framework\nburn = { version = \"0.22.0\", features = [\"flex\", \"autodiff\"] } # pinned\nserde = \"1\"\n"
+        );
+        assert_eq!(out.changes.len(), 2);
+    }
+
+    #[test]
+    fn workspace_dependencies_plain_versions_and_feature_tables() {
+        let text = "[workspace.dependencies]\nburn = \"0.21\"\nburn-ndarray = \"0.21.0\"\n\n[features]\ncpu = [\"burn/ndarray\", \"burn/dispatch\"]\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[workspace.dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n\n[features]\ncpu = [\"burn/flex\"]\n"
+        );
+    }
+
+    #[test]
+    fn every_dependency_table_moves() {
+        let text = "[dependencies]\nburn = { workspace = true, features = [\"ndarray\"] }\n\n[dev-dependencies]\nburn = { version = \"0.21.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.21\", default-features = false }\n\n[build-dependencies.burn]\nversion = \"0.21.0\"\nfeatures = [\"dispatch\"]\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n\n[dev-dependencies]\nburn = { version = \"0.22.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.22.0\", default-features = false }\n\n[build-dependencies.burn]\nversion = \"0.22.0\"\nfeatures = []\n"
+        );
+    }
+
+    #[test]
+    fn migrated_manifest_is_left_alone() {
+        let text = "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n";
+        let out = run(text);
+        assert_eq!(out.text, text);
+        assert!(out.changes.is_empty());
+    }
+
+    #[test]
+    fn duplicate_after_rename_is_removed() {
+        let out = run(
+            "[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\", \"flex\"] }\n",
+        );
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n"
+        );
+    }
+
+    #[test]
+    fn backend_crates_become_features_and_old_toolchains_are_raised() {
+        let out = run("[package]\nname = \"x\"\nrust-version = \"1.80\"\n\n[dependencies]\nburn = \"0.21.0\"\nburn-ndarray = \"0.21.0\"\nburn-autodiff = { version = \"0.21.0\" }\n");
+        assert_eq!(
+            out.text,
+            "[package]\nname = \"x\"\nrust-version = \"1.95\"\n\n[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\", \"autodiff\"] }\n"
+        );
+        assert_eq!(raised_toolchain("1.95.0"), None);
+        assert_eq!(raised_toolchain("stable"), None);
+    }
+
+    #[test]
+    fn features_the_code_needs_are_added_without_defaults_only() {
+        let out = run("[dependencies]\nburn = { version = \"0.21.0\", default-features = false, features = [\"std\"] }\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", default-features = false, features = [\"std\", \"optim\"] }\n"
+        );
+        let out = run("[dependencies]\nburn = { version = \"0.21.0\", features = [\"std\"] }\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"std\"] }\n"
+        );
+    }
+}

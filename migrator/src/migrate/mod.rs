@@ -1,0 +1,501 @@
+//! The migrate wing, and its driver: discover -> parse -> index -> rewrite (to a fixed point)
+//! -> validate. Produces a `Report`; printing it is the report wing's job.
+//!
+//! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
+//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`suppress`]
+//! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock).
+
+pub mod discover;
+pub mod index;
+pub mod lockfile;
+pub mod manifest;
+pub mod source;
+pub mod suppress;
+pub mod transforms;
+
+use std::path::{Path, PathBuf};
+
+use crate::edit::{self, Change};
+use crate::error::Error;
+use crate::migrate::index::Index;
+use crate::rules::{Applicability, RuleSet};
+use discover::Workspace;
+use manifest::ManifestChange;
+use source::SourceFile;
+use transforms::FileCtx;
+
+/// Rules run again on their own output until nothing changes; a rule set that keeps
+/// changing its own output past this many passes has a bug.
+const MAX_PASSES: usize = 5;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Also apply `review` rules.
+    pub allow_review: bool,
+}
+
+#[derive(Debug)]
+pub struct FileOutcome {
+    pub path: PathBuf,
+    pub display: String,
+    pub original: String,
+    pub migrated: String,
+    /// What the rules found in the original text (edits and manual findings).
+    pub changes: Vec<Change>,
+    /// Why the file was left unchanged despite edits, if it was.
+    pub error: Option<String>,
+    /// The device values the port chose in this file.
+    pub device_choices: Vec<crate::migrate::transforms::DeviceChoice>,
+    /// `// burn-migrate: allow(..)` comments, with whether they suppressed anything.
+    pub suppressions: Vec<crate::migrate::suppress::Suppression>,
+}
+
+#[derive(Debug)]
+pub struct ManifestOutcome {
+    pub path: PathBuf,
+    pub display: String,
+    pub original: String,
+    pub migrated: String,
+    pub changes: Vec<ManifestChange>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Report {
+    pub root: PathBuf,
+    /// Direct dependencies of the workspace's packages.
+    pub direct_dependencies: std::collections::BTreeSet<String>,
+    /// The project already targets Burn 0.22: findings are regressions.
+    pub already_migrated: bool,
+    pub uses_burn: bool,
+    pub files: Vec<FileOutcome>,
+    pub manifests: Vec<ManifestOutcome>,
+    /// Facts for the user that are not findings (modules not found, packages skipped).
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    pub fn changed_files(&self) -> impl Iterator<Item = &FileOutcome> {
+        self.files.iter().filter(|f| f.migrated != f.original)
+    }
+
+    pub fn finding_count(&self) -> usize {
+        self.files
+            .iter()
+            .map(|f| f.changes.len() + usize::from(f.error.is_some()))
+            .sum::<usize>()
+            + self
+                .manifests
+                .iter()
+                .map(|m| m.changes.len() + usize::from(m.error.is_some()))
+                .sum::<usize>()
+    }
+
+    /// Manual findings and failures: what `--apply` leaves for a person.
+    pub fn unresolved_count(&self, rules: &RuleSet, options: &Options) -> usize {
+        self.files
+            .iter()
+            .map(|f| {
+                if f.error.is_some() {
+                    return f.changes.len().max(1);
+                }
+                f.changes
+                    .iter()
+                    .filter(|c| !is_applied(c, rules, options))
+                    .count()
+            })
+            .sum::<usize>()
+            + self
+                .manifests
+                .iter()
+                .map(|m| {
+                    usize::from(m.error.is_some()) + m.changes.iter().filter(|c| !c.fixable).count()
+                })
+                .sum::<usize>()
+    }
+}
+
+/// Whether `--apply` (with these options) applies a change.
+pub fn is_applied(change: &Change, rules: &RuleSet, options: &Options) -> bool {
+    if change.replacement.is_none() {
+        return false;
+    }
+    match rules.get(change.rule).map(|r| r.applicability) {
+        Some(Applicability::Safe) => true,
+        Some(Applicability::Review) => options.allow_review,
+        Some(Applicability::Manual) | None => false,
+    }
+}
+
+pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Error> {
+    let workspace = discover::discover(path)?;
+    let mut report = Report {
+        root: workspace.root.clone(),
+        direct_dependencies: workspace
+            .packages
+            .iter()
+            .flat_map(|p| p.dependencies.iter().cloned())
+            .collect(),
+        already_migrated: !workspace.targets_old_burn(),
+        uses_burn: workspace.packages.iter().any(|p| p.uses_burn),
+        files: Vec::new(),
+        manifests: Vec::new(),
+        notes: Vec::new(),
+    };
+    for (file, module) in &workspace.missing_modules {
+        report.notes.push(format!(
+            "{file}: module `{module}` has no file (skipped; is it generated at build time?)"
+        ));
+    }
+    if !report.uses_burn {
+        return Ok(report);
+    }
+    report.files = rewrite_sources(&workspace.files, rules, options, report.already_migrated)?;
+    report.manifests = rewrite_manifests(&workspace, rules, &report.files);
+    report
+        .manifests
+        .extend(rewrite_toolchain_files(&workspace.root));
+    device_feature_findings(&mut report, rules);
+    Ok(report)
+}
+
+/// Runs the rules over a set of source files (one workspace) to a fixed point and validates
+/// the result. `migrated`: the files already target Burn 0.22, so only regressions count.
+pub fn rewrite_sources(
+    files: &[SourceFile],
+    rules: &RuleSet,
+    options: &Options,
+    migrated: bool,
+) -> Result<Vec<FileOutcome>, Error> {
+    let mut outcomes: Vec<FileOutcome> = files
+        .iter()
+        .map(|f| FileOutcome {
+            path: f.path.clone(),
+            display: f.display.clone(),
+            original: f.text.clone(),
+            migrated: f.text.clone(),
+            changes: Vec::new(),
+            error: None,
+            device_choices: Vec::new(),
+            suppressions: crate::migrate::suppress::find(f),
+        })
+        .collect();
+    let mut current: Vec<SourceFile> = files.to_vec();
+
+    for pass in 0..MAX_PASSES {
+        let index = Index::build(&current, rules);
+        let mut any_edit = false;
+        let mut next = current.clone();
+        for (file_id, file) in current.iter().enumerate() {
+            if outcomes[file_id].error.is_some() {
+                continue;
+            }
+            let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
+            transforms::run_all(&mut ctx);
+            if pass == 0 {
+                outcomes[file_id].device_choices = std::mem::take(&mut ctx.device_choices);
+            }
+            let changes = if pass == 0 {
+                crate::migrate::suppress::apply(ctx.changes, &mut outcomes[file_id].suppressions)
+            } else {
+                // Later passes see rewritten text: suppressed sites keep their original form,
+                // so a rule that skipped them in the first pass finds them again; keep the
+                // first pass's decision by suppressing the same rules by comment again.
+                let mut again = crate::migrate::suppress::find(file);
+                crate::migrate::suppress::apply(ctx.changes, &mut again)
+            };
+            for change in &changes {
+                rules.rule(change.rule)?;
+            }
+            let changes = drop_moot_findings(changes, rules, options);
+            if pass == 0 {
+                outcomes[file_id].changes = changes.clone();
+            }
+            let applicable: Vec<Change> = changes
+                .into_iter()
+                .filter(|c| is_applied(c, rules, options))
+                .collect();
+            let edits = match edit::normalize(applicable) {
+                Ok(edits) => edits,
+                Err(overlap) => {
+                    outcomes[file_id].error = Some(format!(
+                        "left unchanged: {overlap} (a bug in burn-migrate; please report it)"
+                    ));
+                    next[file_id] = files[file_id].clone();
+                    continue;
+                }
+            };
+            if edits.is_empty() {
+                continue;
+            }
+            let text = edit::apply(&file.text, &edits);
+            if text == file.text {
+                continue;
+            }
+            any_edit = true;
+            next[file_id] = SourceFile::from_text(
+                file.path.clone(),
+                file.display.clone(),
+                text,
+                file.package,
+                file.edition,
+            );
+        }
+        current = next;
+        if !any_edit {
+            break;
+        }
+        if pass + 1 == MAX_PASSES {
+            return Err(Error::Internal(format!(
+                "rules still changed the code after {MAX_PASSES} passes"
+            )));
+        }
+    }
+
+    for (file_id, outcome) in outcomes.iter_mut().enumerate() {
+        if outcome.error.is_some() {
+            continue;
+        }
+        let original = &files[file_id];
+        let (_, errors) = source::parse(&current[file_id].text, original.edition);
+        if errors > original.syntax_errors {
+            outcome.error = Some(format!(
+                "left unchanged: the rewrite would not parse ({errors} syntax errors, {} before); a bug in burn-migrate, please report it",
+                original.syntax_errors
+            ));
+            continue;
+        }
+        outcome.migrated = current[file_id].text.clone();
+    }
+    Ok(outcomes)
+}
+
+/// Findings that stay even inside removed text: what they report is lost with that text (the
+/// `f64` of a deleted `type B = NdArray<f64>;`), so the person has to hear it.
+const STICKY_FINDINGS: &[&str] = &[crate::migrate::transforms::RULE_ELEMENT_GENERICS];
+
+/// A finding inside text that an applied edit rewrites whole (a recorder argument that
+/// `save_file`'s rewrite drops, say) needs nobody's attention.
+fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, options: &Options) -> Vec<Change> {
+    let edited: Vec<ra_ap_syntax::TextRange> = changes
+        .iter()
+        .filter(|c| !c.range.is_empty() && is_applied(c, rules, options))
+        .map(|c| c.range)
+        .collect();
+    changes
+        .into_iter()
+        .filter(|c| {
+            c.replacement.is_some()
+                || STICKY_FINDINGS.contains(&c.rule)
+                || !edited
+                    .iter()
+                    .any(|r| *r != c.range && r.contains_range(c.range))
+        })
+        .collect()
+}
+
+fn rewrite_manifests(
+    workspace: &Workspace,
+    rules: &RuleSet,
+    sources: &[FileOutcome],
+) -> Vec<ManifestOutcome> {
+    let maps: Vec<_> = rules.feature_maps().cloned().collect();
+    let adds: Vec<_> = rules.feature_adds().cloned().collect();
+    // What the ported code names decides which features it needs.
+    let code_uses = |path: &str| sources.iter().any(|f| f.migrated.contains(path));
+    let features = manifest::FeatureRules {
+        maps: &maps,
+        adds: &adds,
+        code_uses: &code_uses,
+    };
+    let mut paths: Vec<PathBuf> = workspace
+        .packages
+        .iter()
+        .filter(|p| p.uses_burn)
+        .map(|p| p.manifest.clone())
+        .collect();
+    if !paths.contains(&workspace.root_manifest) && workspace.root_manifest.is_file() {
+        paths.push(workspace.root_manifest.clone());
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            let display = path
+                .strip_prefix(&workspace.root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            let original = std::fs::read_to_string(&path).unwrap_or_default();
+            match manifest::migrate(&original, &features) {
+                Ok(result) => ManifestOutcome {
+                    path,
+                    display,
+                    migrated: result.text,
+                    original,
+                    changes: result.changes,
+                    error: None,
+                },
+                Err(message) => ManifestOutcome {
+                    path,
+                    display,
+                    migrated: original.clone(),
+                    original,
+                    changes: Vec::new(),
+                    error: Some(message),
+                },
+            }
+        })
+        .collect()
+}
+
+/// `rust-toolchain` / `rust-toolchain.toml` files that pin a Rust older than Burn 0.22 needs.
+fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
+    let mut out = Vec::new();
+    for name in ["rust-toolchain", "rust-toolchain.toml"] {
+        let path = root.join(name);
+        let Ok(original) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut migrated = original.clone();
+        let mut old = None;
+        if let Ok(mut doc) = original.parse::<toml_edit::DocumentMut>() {
+            if let Some(channel) = doc.get_mut("toolchain").and_then(|t| t.get_mut("channel")) {
+                if let Some(raised) = channel.as_str().and_then(manifest::raised_toolchain) {
+                    old = channel.as_str().map(str::to_string);
+                    if let Some(value) = channel.as_value_mut() {
+                        let decor = value.decor().clone();
+                        *value = toml_edit::Value::from(raised);
+                        *value.decor_mut() = decor;
+                    }
+                    migrated = doc.to_string();
+                }
+            }
+        } else if let Some(raised) = manifest::raised_toolchain(original.trim()) {
+            old = Some(original.trim().to_string());
+            migrated = format!("{raised}\n");
+        }
+        let Some(old) = old else { continue };
+        out.push(ManifestOutcome {
+            display: name.to_string(),
+            changes: vec![ManifestChange {
+                rule: manifest::RULE_RUST_VERSION,
+                fixable: true,
+                key: "channel".to_string(),
+                message: format!(
+                    "Burn 0.22 needs Rust {}.{}; the toolchain file pinned {old}",
+                    manifest::MIN_RUST.0,
+                    manifest::MIN_RUST.1
+                ),
+            }],
+            path,
+            original,
+            migrated,
+            error: None,
+        });
+    }
+    out
+}
+
+/// A device constructor the port writes needs its Cargo feature (`Device::cuda` needs
+/// `cuda`); where no manifest of the workspace enables it, say so.
+fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
+    let manifests: Vec<toml_edit::DocumentMut> = report
+        .manifests
+        .iter()
+        .filter_map(|m| m.migrated.parse().ok())
+        .collect();
+    let mut missing: Vec<(String, String)> = Vec::new();
+    for backend in rules.backends() {
+        let constructor = backend.device.split('(').next().unwrap_or_default();
+        let used = report
+            .files
+            .iter()
+            .any(|f| f.migrated.contains(constructor) && f.migrated != f.original);
+        let enabled = manifests
+            .iter()
+            .any(|doc| manifest::enables_burn_feature(doc, &backend.feature));
+        if used && !enabled && !missing.iter().any(|(f, _)| *f == backend.feature) {
+            missing.push((backend.feature.clone(), constructor.to_string()));
+        }
+    }
+    let Some(target) = report
+        .manifests
+        .iter_mut()
+        .find(|m| m.migrated.contains("burn"))
+    else {
+        return;
+    };
+    for (feature, constructor) in missing {
+        target.changes.push(ManifestChange {
+            rule: manifest::RULE_DEVICE_FEATURES,
+            fixable: false,
+            key: "burn".to_string(),
+            message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
+        });
+    }
+}
+
+/// Writes every changed file through a temporary file and a rename, so a crash never leaves
+/// a half-written source.
+pub fn write(report: &Report) -> Result<(), Error> {
+    let sources = report.changed_files().map(|f| (&f.path, &f.migrated));
+    let manifests = report
+        .manifests
+        .iter()
+        .filter(|m| m.migrated != m.original)
+        .map(|m| (&m.path, &m.migrated));
+    for (path, text) in sources.chain(manifests) {
+        write_atomically(path, text)?;
+    }
+    Ok(())
+}
+
+fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let temp = path.with_file_name(format!(".{file_name}.burn-migrate.tmp"));
+    std::fs::write(&temp, text).map_err(io)?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(&temp, meta.permissions());
+    }
+    std::fs::rename(&temp, path).map_err(io)
+}
+
+/// Refuses to edit a git work tree with uncommitted changes, so the user can always review
+/// and revert what the tool did.
+pub fn ensure_clean_tree(root: &Path) -> Result<(), Error> {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["status", "--porcelain", "--untracked-files=no", "--", "."])
+        .output();
+    match output {
+        Ok(out) if out.status.success() && !out.stdout.is_empty() => Err(Error::DirtyTree {
+            path: root.to_path_buf(),
+        }),
+        // Not a git repository (or no git): nothing to protect beyond our own atomic writes.
+        _ => Ok(()),
+    }
+}
+
+/// Migrates one piece of Rust text on its own, as a one-file 0.21 project: for rule examples
+/// and tests.
+pub fn migrate_text(text: &str, rules: &RuleSet, options: &Options) -> Result<FileOutcome, Error> {
+    let file = SourceFile::from_text(
+        PathBuf::from("example.rs"),
+        "example.rs".to_string(),
+        text.to_string(),
+        0,
+        ra_ap_syntax::Edition::Edition2021,
+    );
+    let mut outcomes = rewrite_sources(&[file], rules, options, false)?;
+    outcomes
+        .pop()
+        .ok_or_else(|| Error::Internal("no outcome for the example".to_string()))
+}

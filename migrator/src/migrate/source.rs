@@ -1,0 +1,212 @@
+//! The parse stage: a Rust source file as text plus its lossless syntax tree.
+
+use std::path::{Path, PathBuf};
+
+use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
+use ra_ap_syntax::{AstNode, Edition, SourceFile as AstFile, TextSize};
+
+use crate::error::Error;
+
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Absolute path on disk.
+    pub path: PathBuf,
+    /// Path relative to the project root, with `/` separators, for messages.
+    pub display: String,
+    pub text: String,
+    /// Index of the package (in `Workspace::packages`) that owns this file.
+    pub package: usize,
+    pub edition: Edition,
+    tree: AstFile,
+    /// Number of syntax errors the file had before any edit: a rewrite may not add any.
+    pub syntax_errors: usize,
+}
+
+impl SourceFile {
+    pub fn read(
+        path: &Path,
+        display: String,
+        package: usize,
+        edition: Edition,
+    ) -> Result<Self, Error> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::NotUtf8 {
+            path: path.to_path_buf(),
+        })?;
+        Ok(Self::from_text(
+            path.to_path_buf(),
+            display,
+            text,
+            package,
+            edition,
+        ))
+    }
+
+    pub fn from_text(
+        path: PathBuf,
+        display: String,
+        text: String,
+        package: usize,
+        edition: Edition,
+    ) -> Self {
+        let (_, syntax_errors) = parse(&text, edition);
+        let (tree, _) = parse(&open_expression_macros(&text, edition), edition);
+        SourceFile {
+            path,
+            display,
+            text,
+            package,
+            edition,
+            tree,
+            syntax_errors,
+        }
+    }
+
+    /// The syntax tree rules work on: the file's own, except that the arguments of std's
+    /// expression macros (`println!(..)`, `assert_eq!(..)`, ...) are parsed as expressions
+    /// (see `open_expression_macros`). Offsets match `text` byte for byte.
+    pub fn tree(&self) -> &AstFile {
+        &self.tree
+    }
+
+    /// The original text of a range of the tree.
+    pub fn slice(&self, range: ra_ap_syntax::TextRange) -> &str {
+        &self.text[range]
+    }
+
+    /// 1-based line of a byte offset, for messages.
+    pub fn line_of(&self, offset: TextSize) -> usize {
+        let offset = usize::from(offset).min(self.text.len());
+        self.text[..offset].bytes().filter(|&b| b == b'\n').count() + 1
+    }
+}
+
+/// Parses Rust text; returns the tree and how many syntax errors it has.
+pub fn parse(text: &str, edition: Edition) -> (AstFile, usize) {
+    let parse = AstFile::parse(text, edition);
+    let errors = parse.errors().len();
+    (parse.tree(), errors)
+}
+
+/// Std macros whose parenthesized arguments are ordinary expressions.
+const EXPRESSION_MACROS: &[&str] = &[
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "format_args",
+    "write",
+    "writeln",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "dbg",
+    "unreachable",
+    "todo",
+    "unimplemented",
+];
+
+/// Returns `text` with `name!(` turned into `name_(` for std's expression macros, so the
+/// parser sees their arguments as a call's arguments and rules can rewrite code inside
+/// `println!` like anywhere else. One byte replaces one byte: every offset stays valid for the
+/// original text, and no rule edits the macro name itself.
+pub fn open_expression_macros(text: &str, edition: Edition) -> String {
+    let (tree, _) = parse(text, edition);
+    let mut bytes = text.as_bytes().to_vec();
+    for call in tree.syntax().descendants().filter_map(ast::MacroCall::cast) {
+        let Some(name) = call
+            .path()
+            .and_then(|p| crate::util::syntax::path_as_ident(&p))
+        else {
+            continue;
+        };
+        if !EXPRESSION_MACROS.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(bang) = call.excl_token() else {
+            continue;
+        };
+        let delimited_by_parens = call.token_tree().and_then(|t| t.l_paren_token()).is_some();
+        if delimited_by_parens {
+            bytes[usize::from(bang.text_range().start())] = b'_';
+        }
+    }
+    // Only an ASCII `!` became an ASCII `_`, so the bytes are still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+}
+
+/// The `Edition` of a Cargo edition string; unknown or future editions parse as 2024.
+pub fn edition_of(name: &str) -> Edition {
+    match name {
+        "2015" => Edition::Edition2015,
+        "2018" => Edition::Edition2018,
+        "2021" => Edition::Edition2021,
+        _ => Edition::Edition2024,
+    }
+}
+
+/// Out-of-line module declarations (`mod name;`) of a file, with the directory nesting that
+/// inline modules around them add, and their `#[path]` attribute if any.
+pub fn module_declarations(file: &AstFile) -> Vec<ModuleDecl> {
+    let mut out = Vec::new();
+    collect_modules(file.items(), &mut Vec::new(), &mut out);
+    out
+}
+
+#[derive(Debug, Clone)]
+pub struct ModuleDecl {
+    pub name: String,
+    /// Names of the inline modules the declaration sits in, outermost first.
+    pub inline_parents: Vec<String>,
+    pub path_attr: Option<String>,
+}
+
+fn collect_modules(
+    items: impl Iterator<Item = ast::Item>,
+    parents: &mut Vec<String>,
+    out: &mut Vec<ModuleDecl>,
+) {
+    for item in items {
+        let ast::Item::Module(module) = item else {
+            continue;
+        };
+        let Some(name) = module.name() else { continue };
+        let name = name.text().to_string();
+        let path_attr = path_attribute(&module);
+        match module.item_list() {
+            None => out.push(ModuleDecl {
+                name,
+                inline_parents: parents.clone(),
+                path_attr,
+            }),
+            Some(list) => {
+                parents.push(name);
+                collect_modules(list.items(), parents, out);
+                parents.pop();
+            }
+        }
+    }
+}
+
+fn path_attribute(module: &ast::Module) -> Option<String> {
+    use ast::HasAttrs;
+    module.attrs().find_map(|attr| {
+        let meta = attr.meta()?;
+        if meta.path()?.syntax().text() != "path" {
+            return None;
+        }
+        let ast::Meta::KeyValueMeta(kv) = meta else {
+            return None;
+        };
+        let text = kv.expr()?.syntax().text().to_string();
+        Some(text.trim_matches('"').to_string())
+    })
+}

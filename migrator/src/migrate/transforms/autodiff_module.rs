@@ -1,0 +1,50 @@
+//! `M: AutodiffModule<B>` -> `M: Module` and `M::InnerModule` -> `M`: the released Burn 0.22
+//! has no `AutodiffModule`; `valid()` returns the module's own type. (Its import is handled
+//! with the other imports, in `imports`.)
+
+use ra_ap_syntax::ast;
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::util::syntax::{path_as_ident, segment_names};
+
+pub use super::imports::RULE_AUTODIFF_MODULE as RULE;
+
+pub fn run(ctx: &mut FileCtx) {
+    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+        if path
+            .syntax()
+            .ancestors()
+            .any(|a| ast::UseTree::can_cast(a.kind()))
+        {
+            continue;
+        }
+        let names = segment_names(&path);
+        let Some(last) = names.last() else { continue };
+        if last == "AutodiffModule"
+            && ast::PathType::can_cast(
+                path.syntax()
+                    .parent()
+                    .map_or(ra_ap_syntax::SyntaxKind::ERROR, |p| p.kind()),
+            )
+        {
+            ctx.push(Change::edit(
+                path.syntax().text_range(),
+                "Module",
+                RULE,
+                "`AutodiffModule` is gone in Burn 0.22: bound by `Module`",
+            ));
+        } else if last == "InnerModule" {
+            let Some(base) = path.qualifier().as_ref().and_then(path_as_ident) else {
+                continue;
+            };
+            ctx.push(Change::edit(
+                path.syntax().text_range(),
+                base,
+                RULE,
+                "`valid()` returns the module's own type in Burn 0.22",
+            ));
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! Type aliases that name a backend (`type MyBackend = Autodiff<NdArray<f32>>;`) go: Burn 0.22
+//! selects the backend with a `Device` value, which `device-values` writes where the device
+//! is made.
+
+use ra_ap_syntax::ast::{self, HasName};
+use ra_ap_syntax::AstNode;
+
+use super::{device_expression, FileCtx};
+use crate::edit::Change;
+use crate::util::syntax::line_removal_range;
+
+pub const RULE: &str = "backend-type-alias";
+
+pub fn run(ctx: &mut FileCtx) {
+    for alias in ctx.root().descendants().filter_map(ast::TypeAlias::cast) {
+        let Some(name) = alias.name() else { continue };
+        let Some(ty) = alias.ty() else { continue };
+        let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {
+            continue;
+        };
+        let device = device_expression(ctx.index, &spec);
+        ctx.push(Change::delete(
+            line_removal_range(alias.syntax()),
+            RULE,
+            format!(
+                "backend alias `{}` is replaced by the device `{device}`",
+                name.text()
+            ),
+        ));
+    }
+}

@@ -1,0 +1,100 @@
+//! Conversions to the backend's element type disappear: `.convert::<B::FloatElem>()` on
+//! `TensorData` (`Tensor::from_data` casts to the device's float type in Burn 0.22) and
+//! `.elem::<B::IntElem>()` on Rust scalars (plain `i64`/`f32` values go into `TensorData`).
+
+use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
+use ra_ap_syntax::{AstNode, TextRange};
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::util::syntax::{path_as_ident, segment_names};
+
+pub const RULE_CONVERT: &str = "convert-backend-elem";
+pub const RULE_ELEM: &str = "elem-backend-elem";
+
+const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
+
+pub fn run(ctx: &mut FileCtx) {
+    for call in ctx
+        .root()
+        .descendants()
+        .filter_map(ast::MethodCallExpr::cast)
+    {
+        let Some(name) = call.name_ref() else {
+            continue;
+        };
+        let rule = match name.text() {
+            "convert" => RULE_CONVERT,
+            "elem" => RULE_ELEM,
+            _ => continue,
+        };
+        if call.arg_list().is_none_or(|a| a.args().next().is_some()) {
+            continue;
+        }
+        let Some(list) = call.generic_arg_list() else {
+            continue;
+        };
+        let args: Vec<ast::GenericArg> = list.generic_args().collect();
+        let [ast::GenericArg::TypeArg(arg)] = args.as_slice() else {
+            continue;
+        };
+        let Some(ty) = arg.ty() else { continue };
+        let scope = ctx.backends_in_scope(call.syntax());
+        if !is_backend_element(ctx, &ty, &scope) {
+            continue;
+        }
+        let Some(receiver) = call.receiver() else {
+            continue;
+        };
+        // From the end of the receiver to the end of the call: `.convert::<B::FloatElem>()`.
+        let range = TextRange::new(
+            receiver.syntax().text_range().end(),
+            call.syntax().text_range().end(),
+        );
+        ctx.push(Change::delete(
+            range,
+            rule,
+            "Burn 0.22 has no backend element types; the conversion is no longer needed",
+        ));
+    }
+}
+
+/// `B::FloatElem`, `<B as Backend>::IntElem`, `FloatElem<B>` for a backend `B` (or an alias).
+fn is_backend_element(
+    ctx: &FileCtx,
+    ty: &ast::Type,
+    scope: &[crate::migrate::index::BackendParam],
+) -> bool {
+    let ast::Type::PathType(path_type) = ty else {
+        return false;
+    };
+    let Some(path) = path_type.path() else {
+        return false;
+    };
+    let names = segment_names(&path);
+    let Some(last) = names.last() else {
+        return false;
+    };
+    if !ELEMENT_TYPES.contains(&last.as_str()) {
+        return false;
+    }
+    let is_backend = |ty: &ast::Type| ctx.is_backend_type(ty, scope);
+    if let Some(qualifier) = path.qualifier() {
+        if let Some(anchor) = qualifier
+            .segment()
+            .and_then(|s| s.type_anchor())
+            .and_then(|a| a.ty())
+        {
+            return is_backend(&anchor);
+        }
+        return path_as_ident(&qualifier).is_some_and(|n| scope.iter().any(|b| b.name == n))
+            || is_backend(&ast::make::ty_path(qualifier));
+    }
+    // `FloatElem<B>`
+    path.segment()
+        .and_then(|s| s.generic_arg_list())
+        .and_then(|l| l.generic_args().next())
+        .is_some_and(
+            |a| matches!(a, ast::GenericArg::TypeArg(t) if t.ty().is_some_and(|t| is_backend(&t))),
+        )
+}

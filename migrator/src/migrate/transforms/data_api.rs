@@ -1,0 +1,132 @@
+//! The data pipeline became fallible in Burn 0.22: data loader iterators yield
+//! `Result<Batch, DatasetError>` (iteration gets `.map(Result::unwrap)`, what Burn's own
+//! examples do), and `Dataset::get` returns `Result<I, DatasetError>` (reported: the body needs
+//! a person).
+
+use ra_ap_syntax::ast::{self, HasArgList, HasName};
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::util::syntax::{path_as_ident, segment_names};
+
+pub const RULE_ITER: &str = "dataloader-iter-result";
+pub const RULE_GET: &str = "dataset-get-result";
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.migrated {
+        return;
+    }
+    loader_iteration(ctx);
+    dataset_get(ctx);
+}
+
+/// `loader.iter()` where `loader` is a function parameter typed with `DataLoader`, or a `let`
+/// bound to a `DataLoaderBuilder` chain, in the same function.
+fn loader_iteration(ctx: &mut FileCtx) {
+    for function in ctx.root().descendants().filter_map(ast::Fn::cast) {
+        let mut loaders: Vec<String> = Vec::new();
+        if let Some(params) = function.param_list() {
+            for param in params.params() {
+                let typed_loader = param
+                    .ty()
+                    .is_some_and(|t| t.syntax().text().to_string().contains("DataLoader"));
+                if let (true, Some(ast::Pat::IdentPat(pat))) = (typed_loader, param.pat()) {
+                    loaders.extend(pat.name().map(|n| n.text().to_string()));
+                }
+            }
+        }
+        let Some(body) = function.body() else {
+            continue;
+        };
+        for stmt in body.syntax().descendants().filter_map(ast::LetStmt::cast) {
+            let built = stmt.initializer().is_some_and(|init| {
+                init.syntax()
+                    .descendants()
+                    .filter_map(ast::PathExpr::cast)
+                    .filter_map(|p| p.path())
+                    .any(|p| segment_names(&p).iter().any(|s| s == "DataLoaderBuilder"))
+            });
+            let typed = stmt
+                .ty()
+                .is_some_and(|t| t.syntax().text().to_string().contains("DataLoader"));
+            if let (true, Some(ast::Pat::IdentPat(pat))) = (built || typed, stmt.pat()) {
+                loaders.extend(pat.name().map(|n| n.text().to_string()));
+            }
+        }
+        if loaders.is_empty() {
+            continue;
+        }
+        for call in body
+            .syntax()
+            .descendants()
+            .filter_map(ast::MethodCallExpr::cast)
+        {
+            if call.name_ref().is_none_or(|n| n.text() != "iter")
+                || call.arg_list().is_none_or(|a| a.args().next().is_some())
+            {
+                continue;
+            }
+            let receiver = match call.receiver() {
+                Some(ast::Expr::PathExpr(p)) => p.path().and_then(|p| path_as_ident(&p)),
+                _ => None,
+            };
+            if !receiver.is_some_and(|r| loaders.contains(&r)) {
+                continue;
+            }
+            // Already handled (`.iter().map(Result::unwrap)`, `.iter().flatten()`)?
+            let handled = call
+                .syntax()
+                .parent()
+                .and_then(ast::MethodCallExpr::cast)
+                .is_some_and(|m| m.syntax().text().to_string().contains("Result::unwrap"));
+            if handled {
+                continue;
+            }
+            ctx.push(Change::insert(
+                call.syntax().text_range().end(),
+                ".map(Result::unwrap)",
+                RULE_ITER,
+                "data loader iterators yield `Result<_, DatasetError>` in Burn 0.22",
+            ));
+        }
+    }
+}
+
+/// `fn get(&self, index: usize) -> Option<I>` in an `impl Dataset<I> for ..`.
+fn dataset_get(ctx: &mut FileCtx) {
+    for imp in ctx.root().descendants().filter_map(ast::Impl::cast) {
+        let is_dataset = imp
+            .trait_()
+            .and_then(|t| match t {
+                ast::Type::PathType(p) => p.path(),
+                _ => None,
+            })
+            .and_then(|p| segment_names(&p).pop())
+            .is_some_and(|n| n == "Dataset");
+        if !is_dataset {
+            continue;
+        }
+        let Some(items) = imp.assoc_item_list() else {
+            continue;
+        };
+        for item in items.assoc_items() {
+            let ast::AssocItem::Fn(function) = item else {
+                continue;
+            };
+            if function.name().is_none_or(|n| n.text() != "get") {
+                continue;
+            }
+            let Some(ret) = function.ret_type().and_then(|r| r.ty()) else {
+                continue;
+            };
+            if ret.syntax().text().to_string().starts_with("Option") {
+                ctx.push(Change::manual(
+                    ret.syntax().text_range(),
+                    RULE_GET,
+                    "`Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)",
+                ));
+            }
+        }
+    }
+}

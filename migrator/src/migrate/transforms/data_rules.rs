@@ -1,0 +1,406 @@
+//! Rewrites declared entirely in rule files (`[[rewrite]]` tables): renamed paths, removed
+//! items, and calls whose name or arguments changed. Imports are the `imports` transform's
+//! business (it consults the same tables), so list edits stay in one place.
+
+use ra_ap_syntax::ast::{self, HasArgList, HasName};
+use ra_ap_syntax::{AstNode, SyntaxNode};
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::rules::DataRule;
+use crate::util::syntax::segment_names;
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.migrated {
+        return;
+    }
+    let rules = ctx.rules;
+    for (rule, data) in rules.data_rules() {
+        match data {
+            DataRule::RenamePath { from, to } => rename_path(ctx, rule, from, to.as_deref()),
+            DataRule::RemovedItem { paths, message } => {
+                report_removed(ctx, rule, paths, message.as_deref())
+            }
+            DataRule::ReportCall {
+                method,
+                function,
+                arity,
+                chain_root,
+                message,
+            } => {
+                let call = CallPattern {
+                    method: method.as_deref(),
+                    function: function.as_deref(),
+                    arity: *arity,
+                    receiver_call: &[],
+                    chain_root,
+                    to: None,
+                    args: None,
+                };
+                report_calls(ctx, rule, &call, message);
+            }
+            DataRule::ReportImplFn {
+                trait_name,
+                functions,
+                message,
+            } => report_impl_fns(ctx, rule, trait_name, functions, message),
+            DataRule::RewriteCall {
+                method,
+                function,
+                arity,
+                receiver_call,
+                chain_root,
+                to,
+                args,
+            } => {
+                let call = CallPattern {
+                    method: method.as_deref(),
+                    function: function.as_deref(),
+                    arity: *arity,
+                    receiver_call,
+                    chain_root,
+                    to: to.as_deref(),
+                    args: args.as_deref(),
+                };
+                rewrite_calls(ctx, rule, &call);
+            }
+        }
+    }
+}
+
+/// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
+pub fn path_matches(full: &[String], pattern: &str) -> bool {
+    let parts: Vec<&str> = pattern.split("::").collect();
+    match parts.split_last() {
+        Some((&"*", module)) => {
+            full.len() > module.len() && full.iter().zip(module).all(|(a, b)| a == b)
+        }
+        _ => full.len() == parts.len() && full.iter().zip(&parts).all(|(a, b)| a == b),
+    }
+}
+
+/// Paths outside imports, not counting the qualifiers of longer paths.
+fn code_paths(root: &SyntaxNode) -> impl Iterator<Item = ast::Path> {
+    root.descendants()
+        .filter_map(ast::Path::cast)
+        .filter(|path| {
+            let in_use = path
+                .syntax()
+                .ancestors()
+                .any(|a| ast::Use::can_cast(a.kind()));
+            let is_qualifier = path
+                .syntax()
+                .parent()
+                .is_some_and(|p| ast::Path::can_cast(p.kind()));
+            !in_use && !is_qualifier
+        })
+}
+
+/// Local names the file imports from paths matching `pattern` (leaf imports, not aliased
+/// away), as (local name, imported path).
+fn imported_names(root: &SyntaxNode, pattern: &str) -> Vec<(String, Vec<String>)> {
+    root.descendants()
+        .filter_map(ast::UseTree::cast)
+        .filter(|t| t.use_tree_list().is_none() && t.star_token().is_none())
+        .filter_map(|t| {
+            let full = super::imports::full_use_path(&t);
+            if !path_matches(&full, pattern) {
+                return None;
+            }
+            let local = t
+                .rename()
+                .and_then(|r| r.name())
+                .map(|n| n.text().to_string())
+                .or_else(|| full.last().cloned())?;
+            Some((local, full))
+        })
+        .collect()
+}
+
+fn rename_path(ctx: &mut FileCtx, rule: &'static str, from: &str, to: Option<&str>) {
+    let root = ctx.root();
+    let Some(to) = to else { return };
+    let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
+    let from_last = from.rsplit("::").next().unwrap_or(from).to_string();
+    for path in code_paths(&root) {
+        let names = segment_names(&path);
+        if names.join("::") == from {
+            ctx.push(Change::edit(
+                path.syntax().text_range(),
+                to,
+                rule,
+                format!("`{from}` is `{to}` in Burn 0.22"),
+            ));
+        }
+    }
+    // `use a::Old;` becomes `use a::New;` (in `imports`), so bare uses of `Old` follow.
+    if from_last != to_last
+        && imported_names(&root, from)
+            .iter()
+            .any(|(local, _)| *local == from_last)
+    {
+        for name in root.descendants().filter_map(ast::NameRef::cast) {
+            if name.text() != from_last.as_str()
+                || name
+                    .syntax()
+                    .ancestors()
+                    .any(|a| ast::Use::can_cast(a.kind()))
+            {
+                continue;
+            }
+            let first_segment = name
+                .syntax()
+                .ancestors()
+                .find_map(ast::Path::cast)
+                .is_some_and(|p| p.qualifier().is_none());
+            if first_segment {
+                ctx.push(Change::edit(
+                    name.syntax().text_range(),
+                    to_last.clone(),
+                    rule,
+                    format!("`{from_last}` is `{to_last}` in Burn 0.22"),
+                ));
+            }
+        }
+    }
+}
+
+fn report_removed(
+    ctx: &mut FileCtx,
+    rule: &'static str,
+    patterns: &[String],
+    message: Option<&str>,
+) {
+    let say = |what: &str| {
+        message
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("`{what}` was removed in Burn 0.22"))
+    };
+    let root = ctx.root();
+    for pattern in patterns {
+        for path in code_paths(&root) {
+            if path_matches(&segment_names(&path), pattern) {
+                let text = say(&path.syntax().text().to_string());
+                ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+            }
+        }
+        for (local, full) in imported_names(&root, pattern) {
+            for path in code_paths(&root) {
+                let names = segment_names(&path);
+                if names.first() == Some(&local) {
+                    let text = say(&full.join("::"));
+                    ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+                }
+            }
+        }
+    }
+}
+
+struct CallPattern<'a> {
+    method: Option<&'a str>,
+    function: Option<&'a str>,
+    arity: Option<usize>,
+    receiver_call: &'a [String],
+    chain_root: &'a [String],
+    to: Option<&'a str>,
+    args: Option<&'a [String]>,
+}
+
+/// Calls matching a pattern: (range of the called name, argument list).
+fn matching_calls(
+    root: &SyntaxNode,
+    pattern: &CallPattern,
+) -> Vec<(ra_ap_syntax::TextRange, ast::ArgList)> {
+    let mut out = Vec::new();
+    for node in root.descendants() {
+        let (name_range, arg_list) = if let Some(call) = ast::MethodCallExpr::cast(node.clone()) {
+            let Some(method) = pattern.method else {
+                continue;
+            };
+            let Some(name) = call.name_ref() else {
+                continue;
+            };
+            if name.text() != method {
+                continue;
+            }
+            if !pattern.receiver_call.is_empty() {
+                let receiver_ok = match call.receiver() {
+                    Some(ast::Expr::MethodCallExpr(r)) => r
+                        .name_ref()
+                        .is_some_and(|n| pattern.receiver_call.iter().any(|m| *m == n.text())),
+                    _ => false,
+                };
+                if !receiver_ok {
+                    continue;
+                }
+            }
+            if !pattern.chain_root.is_empty()
+                && !pattern
+                    .chain_root
+                    .iter()
+                    .any(|root| chain_starts_with_call(&call, root))
+            {
+                continue;
+            }
+            (name.syntax().text_range(), call.arg_list())
+        } else if let Some(call) = ast::CallExpr::cast(node.clone()) {
+            let Some(function) = pattern.function else {
+                continue;
+            };
+            let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+                continue;
+            };
+            let Some(path) = callee.path() else { continue };
+            if !path_ends_with(&path, function) {
+                continue;
+            }
+            let Some(segment) = path.segment().and_then(|s| s.name_ref()) else {
+                continue;
+            };
+            (segment.syntax().text_range(), call.arg_list())
+        } else {
+            continue;
+        };
+        let Some(arg_list) = arg_list else { continue };
+        if pattern.arity.is_some_and(|n| n != arg_list.args().count()) {
+            continue;
+        }
+        out.push((name_range, arg_list));
+    }
+    out
+}
+
+/// Whether `path` ends with the segments of `suffix` (`Type::name`).
+fn path_ends_with(path: &ast::Path, suffix: &str) -> bool {
+    let names = segment_names(path);
+    let wanted: Vec<&str> = suffix.split("::").collect();
+    names.len() >= wanted.len()
+        && names[names.len() - wanted.len()..]
+            .iter()
+            .zip(&wanted)
+            .all(|(a, b)| a == b)
+}
+
+/// Whether the receivers of `call`, followed down the method chain, start with a call of
+/// the function `root` (`SupervisedTraining::new(..).metric(..).renderer(..)`).
+fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
+    let mut receiver = call.receiver();
+    while let Some(ast::Expr::MethodCallExpr(inner)) = receiver {
+        receiver = inner.receiver();
+    }
+    match receiver {
+        Some(ast::Expr::CallExpr(first)) => match first.expr() {
+            Some(ast::Expr::PathExpr(callee)) => callee
+                .path()
+                .is_some_and(|path| path_ends_with(&path, root)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn report_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern, message: &str) {
+    for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
+        let range = name_range.cover(arg_list.syntax().text_range());
+        ctx.push(Change::manual(range, rule, message));
+    }
+}
+
+/// Reports the definitions of `functions` inside `impl <trait_name> for ..` blocks.
+fn report_impl_fns(
+    ctx: &mut FileCtx,
+    rule: &'static str,
+    trait_name: &str,
+    functions: &[String],
+    message: &str,
+) {
+    for implementation in ctx.root().descendants().filter_map(ast::Impl::cast) {
+        let implements_trait = match implementation.trait_() {
+            Some(ast::Type::PathType(path_type)) => path_type
+                .path()
+                .is_some_and(|path| path_ends_with(&path, trait_name)),
+            _ => false,
+        };
+        let Some(items) = implementation
+            .assoc_item_list()
+            .filter(|_| implements_trait)
+        else {
+            continue;
+        };
+        for item in items.assoc_items() {
+            let ast::AssocItem::Fn(function) = item else {
+                continue;
+            };
+            let Some(name) = function.name() else {
+                continue;
+            };
+            if functions.iter().any(|f| *f == name.text()) {
+                let end = function
+                    .param_list()
+                    .map(|p| p.syntax().text_range())
+                    .unwrap_or(name.syntax().text_range());
+                ctx.push(Change::manual(
+                    name.syntax().text_range().cover(end),
+                    rule,
+                    message,
+                ));
+            }
+        }
+    }
+}
+
+fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
+    let called = pattern.method.or(pattern.function).unwrap_or_default();
+    for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
+        if let Some(to) = pattern.to {
+            ctx.push(Change::edit(
+                name_range,
+                to,
+                rule,
+                format!("`{called}` is `{to}` in Burn 0.22"),
+            ));
+        }
+        if let Some(templates) = pattern.args {
+            let originals: Vec<String> = arg_list
+                .args()
+                .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
+                .collect();
+            if already_in_shape(templates, &originals) {
+                continue;
+            }
+            let filled: Vec<String> = templates
+                .iter()
+                .map(|t| {
+                    let mut text = t.clone();
+                    for (i, original) in originals.iter().enumerate() {
+                        text = text.replace(&format!("{{{i}}}"), original);
+                    }
+                    text
+                })
+                .collect();
+            ctx.push(Change::edit(
+                arg_list.syntax().text_range(),
+                format!("({})", filled.join(", ")),
+                rule,
+                format!("`{called}` takes different arguments in Burn 0.22"),
+            ));
+        }
+    }
+}
+
+/// Whether every argument already has its template's shape (`Box::new(x)` for the template
+/// `Box::new({0})`), so a second run leaves the call alone.
+fn already_in_shape(templates: &[String], originals: &[String]) -> bool {
+    templates.len() == originals.len()
+        && templates.iter().enumerate().all(|(i, template)| {
+            let placeholder = format!("{{{i}}}");
+            match template.split_once(&placeholder) {
+                Some((prefix, suffix)) => {
+                    !(prefix.is_empty() && suffix.is_empty())
+                        && originals[i].starts_with(prefix)
+                        && originals[i].ends_with(suffix)
+                }
+                None => false,
+            }
+        })
+}

@@ -1,0 +1,80 @@
+//! `B::Device`, `&B::Device`, `<B as Backend>::Device`, `Device<B>` and `MyBackend::Device`
+//! become Burn 0.22's one `Device` type.
+
+use ra_ap_syntax::ast;
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::migrate::index::backend_device_path;
+
+pub const RULE: &str = "backend-device-type";
+pub const RULE_GRADIENTS: &str = "autodiff-gradients-type";
+
+pub fn run(ctx: &mut FileCtx) {
+    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+        let scope = ctx.backends_in_scope(path.syntax());
+        let replacement = if is_backend_gradients(&path, &scope) {
+            Some((
+                "Gradients",
+                RULE_GRADIENTS,
+                "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
+            ))
+        } else if is_burn_device_type(ctx, &path)
+            || backend_device_path(&path, &scope)
+            || super::concrete_device_owner(ctx, &path).is_some()
+        {
+            Some((
+                "Device",
+                RULE,
+                "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
+            ))
+        } else {
+            None
+        };
+        if let Some((name, rule, message)) = replacement {
+            ctx.push(Change::edit(
+                path.syntax().text_range(),
+                name,
+                rule,
+                message,
+            ));
+            ctx.needed_imports.insert(name);
+        }
+    }
+}
+
+/// `B::Gradients` or `<B as AutodiffBackend>::Gradients` for a backend `B`.
+fn is_backend_gradients(path: &ast::Path, scope: &[crate::migrate::index::BackendParam]) -> bool {
+    let Some(segment) = path.segment() else {
+        return false;
+    };
+    if segment.name_ref().is_none_or(|n| n.text() != "Gradients") {
+        return false;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return false;
+    };
+    let base = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor
+            .ty()
+            .as_ref()
+            .and_then(crate::util::syntax::type_as_ident),
+        None => crate::util::syntax::path_as_ident(&qualifier),
+    };
+    base.is_some_and(|b| scope.iter().any(|p| p.name == b))
+}
+
+/// A backend's own device type written as a type (`fn device() -> LibTorchDevice`); values
+/// (`NdArrayDevice::Cpu`) are the device rules' business.
+fn is_burn_device_type(ctx: &FileCtx, path: &ast::Path) -> bool {
+    let in_type = path
+        .syntax()
+        .parent()
+        .is_some_and(|p| ast::PathType::can_cast(p.kind()));
+    in_type
+        && ctx
+            .index
+            .burn_backend_name(ctx.file_id, path)
+            .is_some_and(|name| ctx.index.backend_of_device_type(&name).is_some())
+}

@@ -1,0 +1,425 @@
+//! Device values of 0.21 backends (`NdArrayDevice::Cpu`, `WgpuDevice::DiscreteGpu(0)`,
+//! `CudaDevice::new(0)`, `FlexDevice`) become 0.22 `Device` constructors, and a
+//! `Default::default()` used as a device becomes the explicit constructor of the backend the
+//! surrounding function selects (0.22's `Device::default()` picks by a fixed priority among all
+//! enabled backends, which silently changes behaviour when several are enabled). When that
+//! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`.
+
+use ra_ap_syntax::ast::{self, HasArgList};
+use ra_ap_syntax::{AstNode, SyntaxNode};
+
+use super::{device_expression, FileCtx};
+use crate::edit::Change;
+use crate::migrate::index::BackendSpec;
+use crate::rules::BackendEntry;
+use crate::util::syntax::segment_names;
+
+pub const RULE_DEFAULT: &str = "default-device";
+
+/// Burn functions and methods that take a device argument.
+const DEVICE_TAKING: &[&str] = &[
+    "from_data",
+    "from_floats",
+    "from_ints",
+    "from_bool",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "random",
+    "arange",
+    "arange_step",
+    "eye",
+    "init",
+    "init_with",
+    "to_device",
+    "fork",
+    "set_device",
+    "seed",
+    "zeros_like",
+    "ones_like",
+];
+
+/// What backend a function body selects.
+enum BodyBackend {
+    None,
+    One(BackendSpec),
+    Conflict,
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let root = ctx.root();
+    for node in root.descendants() {
+        if let Some(call) = ast::CallExpr::cast(node.clone()) {
+            explicit_device_call(ctx, &call);
+            default_device(ctx, &call);
+        } else if let Some(path_expr) = ast::PathExpr::cast(node) {
+            let is_callee = path_expr
+                .syntax()
+                .parent()
+                .and_then(ast::CallExpr::cast)
+                .is_some();
+            if !is_callee {
+                explicit_device_path(ctx, &path_expr);
+            }
+        }
+    }
+}
+
+/// The device-table entry for a device type a path names (`NdArrayDevice`,
+/// `wgpu::WgpuDevice`). Several backends share `WgpuDevice`; the backend the surrounding
+/// function selects decides among them.
+fn device_entry(ctx: &FileCtx, path: &ast::Path, at: &SyntaxNode) -> Option<usize> {
+    let name = ctx.index.burn_backend_name(ctx.file_id, path)?;
+    let first = ctx.index.backend_of_device_type(&name)?;
+    if let BodyBackend::One(spec) = body_backend(ctx, at) {
+        if ctx.index.backends[spec.entry].device_types.contains(&name) {
+            return Some(spec.entry);
+        }
+    }
+    Some(first)
+}
+
+/// `DeviceType::default()`, `DeviceType::new(i)`, `DeviceType::Variant(args)`.
+fn explicit_device_call(ctx: &mut FileCtx, call: &ast::CallExpr) {
+    let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+        return;
+    };
+    let Some(path) = callee.path() else { return };
+    let Some(qualifier) = path.qualifier() else {
+        return;
+    };
+    let Some(entry) = device_entry(ctx, &qualifier, call.syntax()) else {
+        return;
+    };
+    let Some(last) = segment_names(&path).pop() else {
+        return;
+    };
+    let args = call
+        .arg_list()
+        .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
+        .unwrap_or_default();
+    let inner_args = args.trim_start_matches('(').trim_end_matches(')');
+    let expr = device_for_variant(&ctx.index.backends[entry], &last, &args, inner_args);
+    replace_device(ctx, call.syntax(), entry, expr);
+}
+
+/// `FlexDevice` (a unit struct) and unit variants such as `NdArrayDevice::Cpu`.
+fn explicit_device_path(ctx: &mut FileCtx, path_expr: &ast::PathExpr) {
+    let Some(path) = path_expr.path() else { return };
+    if let Some(entry) = device_entry(ctx, &path, path_expr.syntax()) {
+        let expr = ctx.index.backends[entry].device.clone();
+        replace_device(ctx, path_expr.syntax(), entry, expr);
+        return;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return;
+    };
+    let Some(entry) = device_entry(ctx, &qualifier, path_expr.syntax()) else {
+        return;
+    };
+    let Some(variant) = segment_names(&path).pop() else {
+        return;
+    };
+    let expr = device_for_variant(&ctx.index.backends[entry], &variant, "", "");
+    replace_device(ctx, path_expr.syntax(), entry, expr);
+}
+
+/// The 0.22 expression for `DeviceType::<name><args>` (`args` with parentheses, `inner`
+/// without).
+fn device_for_variant(backend: &BackendEntry, name: &str, args: &str, inner: &str) -> String {
+    if let Some(template) = backend.variants.get(name) {
+        return template.replace("{args}", inner);
+    }
+    match name {
+        "default" => backend.device.clone(),
+        "new" => match &backend.device_new {
+            Some(template) => template.replace("{args}", inner),
+            None => backend.device.clone(),
+        },
+        variant => match &backend.device_variant {
+            Some(template) => template.replace("{variant}", &format!("{variant}{args}")),
+            None => backend.device.clone(),
+        },
+    }
+}
+
+fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: String) {
+    let mut autodiff = false;
+    if let BodyBackend::One(spec) = site_backend(ctx, node) {
+        if spec.entry == entry && spec.autodiff {
+            expr.push_str(".autodiff()");
+            autodiff = true;
+            if spec.checkpointing {
+                expr.push_str(".gradient_checkpointing()");
+            }
+        }
+    }
+    note_imports(ctx, &expr);
+    let backend = &ctx.index.backends[entry];
+    let rule = backend.rule;
+    record_choice(ctx, node, entry, autodiff, &expr, rule);
+    let message = format!("the device is `{expr}` in Burn 0.22");
+    ctx.push(Change::edit(node.text_range(), expr, rule, message));
+}
+
+/// Notes the choice for the report's device table.
+fn record_choice(
+    ctx: &mut FileCtx,
+    node: &SyntaxNode,
+    entry: usize,
+    autodiff: bool,
+    expr: &str,
+    rule: &'static str,
+) {
+    let backend = &ctx.index.backends[entry];
+    let name = backend.types.first().cloned().unwrap_or_default();
+    ctx.device_choices.push(super::DeviceChoice {
+        range: node.text_range(),
+        backend: if autodiff {
+            format!("Autodiff<{name}>")
+        } else {
+            name
+        },
+        value: ctx.file.slice(node.text_range()).to_string(),
+        device: expr.to_string(),
+        feature: feature_of(ctx, expr).unwrap_or_else(|| backend.feature.clone()),
+        rule,
+    });
+}
+
+/// The Cargo feature a device expression needs: that of the backend whose constructor it
+/// calls (a LibTorch CUDA device became `Device::cuda(0)`, which needs `cuda`).
+fn feature_of(ctx: &FileCtx, expr: &str) -> Option<String> {
+    ctx.index
+        .backends
+        .iter()
+        .find(|b| {
+            b.device
+                .split('(')
+                .next()
+                .is_some_and(|c| expr.starts_with(&format!("{c}(")))
+        })
+        .map(|b| b.feature.clone())
+}
+
+fn note_imports(ctx: &mut FileCtx, expr: &str) {
+    ctx.needed_imports.insert("Device");
+    if expr.contains("DeviceKind::") {
+        ctx.needed_imports.insert("DeviceKind");
+    }
+}
+
+/// `Default::default()` where a device is expected.
+fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
+    if ctx.migrated {
+        // 0.22 code may mean `Device::default()`; nothing to port.
+        return;
+    }
+    let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+        return;
+    };
+    let Some(path) = callee.path() else { return };
+    let names = segment_names(&path);
+    // `B::Device::default()`, `<Cpu as Backend>::Device::default()`: a device by its type.
+    let is_default = names.last().is_some_and(|n| n == "default");
+    let qualifier = path.qualifier();
+    let named_owner = qualifier
+        .as_ref()
+        .filter(|_| is_default)
+        .and_then(|q| super::concrete_device_owner(ctx, q));
+    let typed_default = is_default
+        && qualifier.as_ref().is_some_and(|q| {
+            let scope = ctx.backends_in_scope(call.syntax());
+            crate::migrate::index::backend_device_path(q, &scope)
+        });
+    let default_call = names == ["Default", "default"];
+    if named_owner.is_none()
+        && !typed_default
+        && !(default_call && device_uses(ctx, call.syntax()).is_some())
+    {
+        return;
+    }
+    let backend = match named_owner {
+        Some(spec) => BodyBackend::One(spec),
+        None => site_backend(ctx, call.syntax()),
+    };
+    match backend {
+        BodyBackend::One(spec) => {
+            let expr = device_expression(ctx.index, &spec);
+            note_imports(ctx, &expr);
+            record_choice(ctx, call.syntax(), spec.entry, spec.autodiff, &expr, RULE_DEFAULT);
+            let message = format!(
+                "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
+                ctx.index.backends[spec.entry].types[0]
+            );
+            ctx.push(Change::edit(call.syntax().text_range(), expr, RULE_DEFAULT, message));
+        }
+        BodyBackend::Conflict => ctx.push(Change::manual(
+            call.syntax().text_range(),
+            RULE_DEFAULT,
+            "this device serves several backends: replace `Default::default()` with the `Device` constructor it is for",
+        )),
+        BodyBackend::None => ctx.push(Change::manual(
+            call.syntax().text_range(),
+            RULE_DEFAULT,
+            "no concrete backend reaches this device here: `Device::default()` would pick the first enabled backend; pass the device in, or name its constructor",
+        )),
+    }
+}
+
+/// The calls that consume the device `expr` makes: the call it is an argument of, or, for
+/// `let name = <expr>;`, every call `name` is passed to in the same block. `None` when the
+/// value is not used as a device.
+fn device_uses(ctx: &FileCtx, expr: &SyntaxNode) -> Option<Vec<SyntaxNode>> {
+    if let Some(let_stmt) = expr.parent().and_then(ast::LetStmt::cast) {
+        let typed_device = let_stmt.ty().map(|ty| {
+            let text = ty.syntax().text().to_string();
+            text.ends_with("Device") && !text.contains('<')
+        });
+        let ast::Pat::IdentPat(pat) = let_stmt.pat()? else {
+            return typed_device.filter(|t| *t).map(|_| Vec::new());
+        };
+        let name = pat.name()?.text().to_string();
+        let body = expr.ancestors().find_map(ast::StmtList::cast)?;
+        let uses: Vec<SyntaxNode> = body
+            .syntax()
+            .descendants()
+            .filter_map(ast::PathExpr::cast)
+            .filter(|p| {
+                p.path()
+                    .and_then(|p| crate::util::syntax::path_as_ident(&p))
+                    .as_deref()
+                    == Some(name.as_str())
+            })
+            .filter_map(|p| device_call(ctx, p.syntax()))
+            .collect();
+        return match (typed_device, uses.is_empty()) {
+            (Some(false), _) => None,
+            (Some(true), _) | (None, false) => Some(uses),
+            (None, true) => None,
+        };
+    }
+    device_call(ctx, expr).map(|call| vec![call])
+}
+
+use ra_ap_syntax::ast::HasName;
+
+/// The call `expr` (possibly under `&` or `.clone()`) is a device argument of, if any.
+fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {
+    let mut node = expr.clone();
+    loop {
+        let parent = node.parent()?;
+        if ast::RefExpr::can_cast(parent.kind()) {
+            node = parent;
+            continue;
+        }
+        if let Some(method) = ast::MethodCallExpr::cast(parent.clone()) {
+            let is_receiver = method.receiver().is_some_and(|r| r.syntax() == &node);
+            if is_receiver && method.name_ref().is_some_and(|n| n.text() == "clone") {
+                node = parent;
+                continue;
+            }
+            return None;
+        }
+        break;
+    }
+    let arg_list = node.parent().and_then(ast::ArgList::cast)?;
+    let position = arg_list.args().position(|a| a.syntax() == &node);
+    let call = arg_list.syntax().parent()?;
+    let callee = callee_name(&call)?;
+    let takes_device = DEVICE_TAKING.contains(&callee.as_str())
+        || position.is_some_and(|pos| {
+            ctx.index
+                .device_params
+                .get(&callee)
+                .is_some_and(|p| p.contains(&pos))
+        });
+    takes_device.then_some(call)
+}
+
+fn callee_name(call: &SyntaxNode) -> Option<String> {
+    if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+        return method.name_ref().map(|n| n.text().to_string());
+    }
+    match ast::CallExpr::cast(call.clone())?.expr()? {
+        ast::Expr::PathExpr(p) => segment_names(&p.path()?).pop(),
+        _ => None,
+    }
+}
+
+/// The backend a device-consuming call names in its generic arguments
+/// (`Tensor::<Train, 1>::ones`, `train::<Autodiff<NdArray>>`, `init::<MyBackend>`). A callee
+/// that required an autodiff backend enables autodiff itself once migrated, so the device it
+/// receives needs none.
+fn call_backend(ctx: &FileCtx, call: &SyntaxNode) -> Option<BackendSpec> {
+    let arg_lists: Vec<ast::GenericArgList> =
+        if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+            use ra_ap_syntax::ast::HasGenericArgs;
+            method.generic_arg_list().into_iter().collect()
+        } else {
+            let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(call.clone())?.expr()? else {
+                return None;
+            };
+            callee
+                .path()?
+                .syntax()
+                .descendants()
+                .filter_map(ast::GenericArgList::cast)
+                .collect()
+        };
+    let mut spec = arg_lists
+        .iter()
+        .flat_map(|l| l.generic_args())
+        .find_map(|arg| match arg {
+            ast::GenericArg::TypeArg(t) => ctx.index.resolve_backend_type(ctx.file_id, &t.ty()?),
+            _ => None,
+        })?;
+    let callee_adds_autodiff = callee_name(call)
+        .and_then(|n| ctx.index.items.get(&n))
+        .is_some_and(|i| i.autodiff);
+    if callee_adds_autodiff {
+        spec.autodiff = false;
+    }
+    Some(spec)
+}
+
+/// The backend the device made at `node` serves: what the calls that consume it name, or else
+/// what the surrounding function selects. Autodiff when any consumer needs it.
+fn site_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
+    let specs: Vec<BackendSpec> = device_uses(ctx, node)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|call| call_backend(ctx, call))
+        .collect();
+    let Some(first) = specs.first() else {
+        return body_backend(ctx, node);
+    };
+    if specs.iter().any(|s| s.entry != first.entry) {
+        return BodyBackend::Conflict;
+    }
+    BodyBackend::One(BackendSpec {
+        entry: first.entry,
+        autodiff: specs.iter().any(|s| s.autodiff),
+        checkpointing: specs.iter().any(|s| s.checkpointing),
+    })
+}
+
+/// The concrete backend the function around `node` selects.
+fn body_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
+    let Some(function) = node.ancestors().find_map(ast::Fn::cast) else {
+        return BodyBackend::None;
+    };
+    let specs = ctx.concrete_backends_in(function.syntax());
+    let Some(first) = specs.first() else {
+        return BodyBackend::None;
+    };
+    if specs.iter().any(|s| s.entry != first.entry) {
+        return BodyBackend::Conflict;
+    }
+    BodyBackend::One(BackendSpec {
+        entry: first.entry,
+        autodiff: specs.iter().all(|s| s.autodiff),
+        checkpointing: specs.iter().all(|s| s.checkpointing),
+    })
+}

@@ -1,0 +1,78 @@
+//! Drops the backend argument wherever generic arguments are written: `Tensor<B, 2>` ->
+//! `Tensor<2>`, `Linear<B>` -> `Linear`, `init::<B>(..)` -> `init(..)`,
+//! `train::<MyBackend, Ds>(..)` -> `train::<Ds>(..)`, and `_` at a project item's backend
+//! position.
+
+use ra_ap_syntax::ast;
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::util::syntax::remove_list_elements;
+
+pub const RULE: &str = "backend-generic-arg";
+
+pub fn run(ctx: &mut FileCtx) {
+    for list in ctx
+        .root()
+        .descendants()
+        .filter_map(ast::GenericArgList::cast)
+    {
+        let scope = ctx.backends_in_scope(list.syntax());
+        let owner = list
+            .syntax()
+            .parent()
+            .and_then(ast::PathSegment::cast)
+            .and_then(|s| s.name_ref())
+            .or_else(|| {
+                // Method-call turbofish: `x.init::<B>()`.
+                list.syntax()
+                    .parent()
+                    .and_then(ast::MethodCallExpr::cast)
+                    .and_then(|m| m.name_ref())
+            })
+            .map(|n| n.text().to_string());
+        let callee_backend_positions: Vec<bool> = owner
+            .as_ref()
+            .and_then(|o| ctx.index.items.get(o))
+            .map(|item| item.backend.clone())
+            .unwrap_or_default();
+
+        let args: Vec<ast::GenericArg> = list.generic_args().collect();
+        let mut position = 0usize;
+        let mut remove = Vec::with_capacity(args.len());
+        for arg in &args {
+            let is_lifetime = matches!(arg, ast::GenericArg::LifetimeArg(_));
+            let drop = match arg {
+                ast::GenericArg::TypeArg(t) => t.ty().is_some_and(|ty| {
+                    ctx.is_backend_type(&ty, &scope)
+                        || (matches!(ty, ast::Type::InferType(_))
+                            && callee_backend_positions
+                                .get(position)
+                                .copied()
+                                .unwrap_or(false))
+                }),
+                _ => false,
+            };
+            if !is_lifetime {
+                position += 1;
+            }
+            remove.push(drop);
+        }
+        if !remove.iter().any(|r| *r) {
+            continue;
+        }
+        let owner_text = owner.unwrap_or_else(|| "this item".to_string());
+        let message = format!("`{owner_text}` no longer takes a backend argument in Burn 0.22");
+        let elements: Vec<_> = args.iter().map(|a| a.syntax().clone()).collect();
+        match remove_list_elements(&elements, &remove) {
+            // The list goes whole, `::` of a turbofish included (it is part of the list node).
+            None => ctx.push(Change::delete(list.syntax().text_range(), RULE, message)),
+            Some(ranges) => {
+                for range in ranges {
+                    ctx.push(Change::delete(range, RULE, message.clone()));
+                }
+            }
+        }
+    }
+}

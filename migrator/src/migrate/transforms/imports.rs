@@ -1,0 +1,374 @@
+//! Imports that Burn 0.22 removed go: the backend traits (`burn::tensor::backend::Backend`,
+//! `AutodiffBackend`, the prelude's `Backend`) and everything under `burn::backend` and the
+//! backend crates, whose selections the other rules turned into `Device` values.
+//! `AutodiffModule` is gone too: its methods are `Module` methods now, so its import becomes
+//! `Module` (or goes, when `Module` is already imported).
+
+use ra_ap_syntax::ast;
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::migrate::index::is_backend_module_path;
+use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
+
+pub const RULE: &str = "backend-imports";
+pub const RULE_AUTODIFF_MODULE: &str = "autodiff-module";
+pub const RULE_OPTIMIZER_TRAIT: &str = "optimizer-trait-import";
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.migrated {
+        // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`).
+        return;
+    }
+    let names = Names {
+        module_imported: imports_name(
+            &ctx.root(),
+            "Module",
+            &[&["burn", "prelude"], &["burn", "module"]],
+        ),
+        optimizer_named: names_outside_imports(&ctx.root(), "Optimizer"),
+        phantom_data_stays: phantom_data_stays(ctx),
+    };
+    for use_item in ctx.root().descendants().filter_map(ast::Use::cast) {
+        let Some(tree) = use_item.use_tree() else {
+            continue;
+        };
+        if visit(ctx, &tree, &mut Vec::new(), &names) {
+            ctx.push(Change::delete(
+                line_removal_range(use_item.syntax()),
+                RULE,
+                "this import names items Burn 0.22 removed",
+            ));
+        }
+    }
+}
+
+/// Plans edits for one use tree; returns true when the whole tree should go (the caller
+/// removes it together with its comma, or the whole `use`).
+/// What the file does with names whose imports depend on it.
+struct Names {
+    module_imported: bool,
+    optimizer_named: bool,
+    /// Whether `PhantomData` is still used once the backend marker fields are gone.
+    phantom_data_stays: bool,
+}
+
+fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names: &Names) -> bool {
+    let depth = prefix.len();
+    if let Some(path) = tree.path() {
+        prefix.extend(segment_names(&path));
+    }
+    let remove = if let Some(list) = tree.use_tree_list() {
+        let children: Vec<ast::UseTree> = list.use_trees().collect();
+        let removed: Vec<bool> = children
+            .iter()
+            .map(|c| visit(ctx, c, prefix, names))
+            .collect();
+        if removed.iter().all(|r| *r) && !children.is_empty() {
+            true
+        } else {
+            let kept: Vec<&ast::UseTree> = children
+                .iter()
+                .zip(&removed)
+                .filter(|(_, r)| !**r)
+                .map(|(c, _)| c)
+                .collect();
+            let message = "this import names items Burn 0.22 removed";
+            match kept.as_slice() {
+                // `{backend::Backend, Tensor}` -> `Tensor`, the way it would have been written.
+                [only] if removed.iter().any(|r| *r) && only.syntax().text() != "self" => {
+                    let text = ctx.file.slice(only.syntax().text_range()).to_string();
+                    ctx.push(Change::edit(
+                        list.syntax().text_range(),
+                        text,
+                        RULE,
+                        message,
+                    ));
+                }
+                _ => {
+                    let nodes: Vec<SyntaxNode> =
+                        children.iter().map(|c| c.syntax().clone()).collect();
+                    if let Some(ranges) = remove_list_elements(&nodes, &removed) {
+                        for range in ranges {
+                            ctx.push(Change::delete(range, RULE, message));
+                        }
+                    }
+                }
+            }
+            false
+        }
+    } else if tree.star_token().is_some() {
+        is_backend_module_path(prefix) || is_tensor_backend_module(prefix)
+    } else {
+        leaf_decision(ctx, tree, prefix, names)
+    };
+    prefix.truncate(depth);
+    remove
+}
+
+fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names: &Names) -> bool {
+    let Some((last, module)) = full.split_last() else {
+        return false;
+    };
+    if is_backend_module_path(module)
+        || is_backend_module_path(full)
+        || is_tensor_backend_module(module)
+    {
+        return true;
+    }
+    let from_burn = full.first().is_some_and(|f| f == "burn");
+    if from_burn && (last == "Backend" || last == "AutodiffBackend") {
+        return true;
+    }
+    // 0.21 code imported the `Optimizer` trait to call `step`; in 0.22 `step` is inherent to
+    // `ModuleOptimizer` and `Optimizer` names the trait for writing optimizers.
+    let from_optim = module.last().is_some_and(|m| m == "optim");
+    if from_burn && from_optim && last == "Optimizer" && !names.optimizer_named {
+        record_removal(
+            ctx,
+            tree,
+            RULE_OPTIMIZER_TRAIT,
+            "`step` is a method of `ModuleOptimizer` in Burn 0.22; the trait import is unused",
+        );
+        return true;
+    }
+    if let Some(remove) = data_rule_import(ctx, tree, full) {
+        return remove;
+    }
+    // The project's own backend aliases are deleted (rule `backend-type-alias`): so are their
+    // imports, from any module or crate of the workspace.
+    if !from_burn && ctx.index.aliases.contains_key(last.as_str()) {
+        record_removal(
+            ctx,
+            tree,
+            super::backend_alias::RULE,
+            "this backend alias no longer exists in Burn 0.22",
+        );
+        return true;
+    }
+    let from_std_marker =
+        full.len() == 3 && (full[0] == "std" || full[0] == "core") && full[1] == "marker";
+    if from_std_marker && last == "PhantomData" && !names.phantom_data_stays {
+        return true;
+    }
+    if from_burn && last == "AutodiffModule" {
+        if names.module_imported {
+            record_removal(
+                ctx,
+                tree,
+                RULE_AUTODIFF_MODULE,
+                "`AutodiffModule` is gone in Burn 0.22; `Module` is already imported",
+            );
+            return true;
+        }
+        let Some(name) = tree
+            .path()
+            .and_then(|p| p.segment())
+            .and_then(|s| s.name_ref())
+        else {
+            return false;
+        };
+        ctx.push(Change::edit(
+            name.syntax().text_range(),
+            "Module",
+            RULE_AUTODIFF_MODULE,
+            "`AutodiffModule` is gone in Burn 0.22: `valid()` and `train()` are `Module` methods",
+        ));
+    }
+    false
+}
+
+/// Applies the rule files' `rename-path` and `removed-item` tables to one imported path.
+/// `Some(true)`: the import goes; `Some(false)`: handled, it stays; `None`: no table matched.
+fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> Option<bool> {
+    use super::data_rules::path_matches;
+    use crate::rules::DataRule;
+    let rules = ctx.rules;
+    for (rule, data) in rules.data_rules() {
+        match data {
+            DataRule::RenamePath { from, to } if path_matches(full, from) => {
+                let Some(to) = to else {
+                    record_removal(
+                        ctx,
+                        tree,
+                        rule,
+                        &format!("`{from}` no longer exists in Burn 0.22"),
+                    );
+                    return Some(true);
+                };
+                let (to_module, to_last) = to.rsplit_once("::").unwrap_or(("", to));
+                let same_module = full[..full.len() - 1].join("::") == to_module;
+                let name = tree
+                    .path()
+                    .and_then(|p| p.segment())
+                    .and_then(|s| s.name_ref())?;
+                if same_module {
+                    ctx.push(Change::edit(
+                        name.syntax().text_range(),
+                        to_last,
+                        rule,
+                        format!("`{from}` is `{to}` in Burn 0.22"),
+                    ));
+                    return Some(false);
+                }
+                // `use burn::Old;` on its own: rewrite the path in place.
+                let whole_use = tree
+                    .syntax()
+                    .parent()
+                    .is_some_and(|p| ast::Use::can_cast(p.kind()));
+                if let (true, Some(path)) = (whole_use, tree.path()) {
+                    let message = format!("`{from}` is `{to}` in Burn 0.22");
+                    ctx.push(Change::edit(
+                        path.syntax().text_range(),
+                        to.as_str(),
+                        rule,
+                        message,
+                    ));
+                    return Some(false);
+                }
+                let alias = tree
+                    .rename()
+                    .map(|r| format!(" {}", ctx.file.slice(r.syntax().text_range())))
+                    .unwrap_or_default();
+                ctx.push(Change::insert(
+                    super::device_import::import_anchor(ctx),
+                    format!("use {to}{alias};\n"),
+                    rule,
+                    format!("`{from}` is `{to}` in Burn 0.22"),
+                ));
+                return Some(true);
+            }
+            DataRule::RemovedItem { paths, message }
+                if paths.iter().any(|p| path_matches(full, p)) =>
+            {
+                let text = message
+                    .clone()
+                    .unwrap_or_else(|| format!("`{}` was removed in Burn 0.22", full.join("::")));
+                ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
+                return Some(false);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether some use of `PhantomData` survives the removal of backend marker fields (or the
+/// file never had one: then its import is none of our business).
+fn phantom_data_stays(ctx: &FileCtx) -> bool {
+    let mut removed_any = false;
+    for name in ctx.root().descendants().filter_map(ast::NameRef::cast) {
+        if name.text() != "PhantomData"
+            || name
+                .syntax()
+                .ancestors()
+                .any(|a| ast::Use::can_cast(a.kind()))
+        {
+            continue;
+        }
+        let in_removed_field = name
+            .syntax()
+            .ancestors()
+            .find_map(ast::RecordField::cast)
+            .is_some_and(|field| {
+                let scope = ctx.backends_in_scope(field.syntax());
+                field
+                    .ty()
+                    .is_some_and(|t| crate::migrate::index::is_phantom_of_backend(&t, &scope))
+            });
+        let in_removed_initializer = name
+            .syntax()
+            .ancestors()
+            .find_map(ast::RecordExprField::cast)
+            .is_some_and(|field| {
+                let literal = field.syntax().ancestors().find_map(ast::RecordExpr::cast);
+                let struct_name =
+                    literal.and_then(|l| super::phantom::struct_name(&l.path()?, l.syntax()));
+                let field_name = field.name_ref().map(|n| n.text().to_string());
+                match (struct_name, field_name) {
+                    (Some(s), Some(f)) => ctx
+                        .index
+                        .phantom_fields
+                        .get(&s)
+                        .is_some_and(|fields| fields.contains(&f)),
+                    _ => false,
+                }
+            });
+        if in_removed_field || in_removed_initializer {
+            removed_any = true;
+        } else {
+            return true;
+        }
+    }
+    !removed_any
+}
+
+/// Whether `name` occurs as a path segment outside `use` items (a bound, an impl, a path).
+fn names_outside_imports(root: &SyntaxNode, name: &str) -> bool {
+    root.descendants()
+        .filter_map(ast::NameRef::cast)
+        .filter(|n| n.text() == name)
+        .any(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
+}
+
+/// Records which rule removes an import leaf. The removal itself is one edit for the whole
+/// list or `use` item (made by the caller, under `backend-imports`); this zero-width edit
+/// carries the specific rule into the report and the diff.
+fn record_removal(ctx: &mut FileCtx, tree: &ast::UseTree, rule: &'static str, message: &str) {
+    ctx.push(Change::delete(
+        TextRange::empty(tree.syntax().text_range().start()),
+        rule,
+        message,
+    ));
+}
+
+/// `burn::tensor::backend` (0.21's home of the backend traits; gone in 0.22).
+fn is_tensor_backend_module(path: &[String]) -> bool {
+    path.len() >= 3 && path[0] == "burn" && path[1] == "tensor" && path[2] == "backend"
+}
+
+/// Whether a file imports `name` by a leaf import, or by a glob of one of `globs`.
+pub fn imports_name(root: &SyntaxNode, name: &str, globs: &[&[&str]]) -> bool {
+    root.descendants()
+        .filter_map(ast::UseTree::cast)
+        .any(|tree| {
+            let full = full_use_path(&tree);
+            if tree.star_token().is_some() {
+                return globs
+                    .iter()
+                    .any(|g| full.iter().map(String::as_str).eq(g.iter().copied()));
+            }
+            if tree.use_tree_list().is_some() {
+                return false;
+            }
+            let local = tree
+                .rename()
+                .and_then(|r| r.name())
+                .map(|n| n.text().to_string())
+                .or_else(|| full.last().cloned());
+            local.as_deref() == Some(name)
+        })
+}
+
+/// The full path a use tree stands for, prefixes of enclosing trees included.
+pub(super) fn full_use_path(tree: &ast::UseTree) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = Some(tree.clone());
+    while let Some(t) = current {
+        if let Some(path) = t.path() {
+            let mut names = segment_names(&path);
+            names.append(&mut parts);
+            parts = names;
+        }
+        current = t
+            .syntax()
+            .parent()
+            .and_then(ast::UseTreeList::cast)
+            .and_then(|l| l.syntax().parent())
+            .and_then(ast::UseTree::cast);
+    }
+    parts
+}
+
+use ra_ap_syntax::ast::HasName;

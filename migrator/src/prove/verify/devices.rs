@@ -1,0 +1,249 @@
+//! The devices a port runs on: the `Device::<constructor>(..)` calls in its code, what each
+//! needs (a Cargo feature of `burn`), and which of them work on this machine. The constructor
+//! table is the rule set's backend table (`rules/device-*.toml`), so verify knows exactly the
+//! devices the migration can write.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use ra_ap_syntax::ast::{self, HasArgList, HasAttrs};
+use ra_ap_syntax::{AstNode, Edition, SourceFile, TextRange};
+
+use crate::prove::probe::{self, Probe};
+use crate::rules::RuleSet;
+use crate::util::syntax::segment_names;
+
+/// One device constructor of Burn 0.22.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constructor {
+    /// `vulkan` for `Device::vulkan(..)`.
+    pub name: String,
+    /// The expression for the default device of that kind (`Device::vulkan(DeviceKind::DefaultDevice)`).
+    pub default_expression: String,
+    /// The `burn` feature that provides it.
+    pub feature: String,
+}
+
+/// Constructors the rule set writes, by name.
+pub fn constructors(rules: &RuleSet) -> BTreeMap<String, Constructor> {
+    let mut out = BTreeMap::new();
+    for backend in rules.backends() {
+        let Some(name) = backend
+            .device
+            .strip_prefix("Device::")
+            .and_then(|rest| rest.split('(').next())
+        else {
+            continue;
+        };
+        // The first entry wins: several 0.21 backends (ndarray, candle, libtorch) share
+        // `Device::flex()`, and they agree on its feature.
+        out.entry(name.to_string()).or_insert_with(|| Constructor {
+            name: name.to_string(),
+            default_expression: backend.device.clone(),
+            feature: backend.feature.clone(),
+        });
+    }
+    out
+}
+
+/// Whether a device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
+pub fn has_memory_pools(constructor: &str) -> bool {
+    matches!(
+        constructor,
+        "vulkan" | "wgpu" | "webgpu" | "metal" | "cuda" | "rocm" | "cpu"
+    )
+}
+
+/// A constructor call found in a file: its name, the range of the name and its argument list
+/// (`vulkan(DeviceKind::DefaultDevice)`), and the `#[cfg(feature = ..)]` conditions around it.
+pub struct ConstructorCall {
+    pub name: String,
+    pub name_and_args: TextRange,
+    /// (feature, whether it must be on) for each feature condition on an enclosing item.
+    pub feature_conditions: Vec<(String, bool)>,
+}
+
+impl ConstructorCall {
+    /// Whether the call is compiled when the package is built with `features` on.
+    pub fn compiled_with(&self, features: &BTreeSet<String>) -> bool {
+        self.feature_conditions
+            .iter()
+            .all(|(feature, on)| features.contains(feature) == *on)
+    }
+}
+
+/// `#[cfg(feature = "x")]` -> ("x", true); `#[cfg(not(feature = "x"))]` -> ("x", false).
+/// Other conditions are not features and are taken as true.
+fn feature_condition(attr: &ast::Attr) -> Option<(String, bool)> {
+    let text: String = attr
+        .syntax()
+        .text()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let inner = text.strip_prefix("#[cfg(")?.strip_suffix(")]")?;
+    let (inner, on) = match inner.strip_prefix("not(").and_then(|i| i.strip_suffix(')')) {
+        Some(negated) => (negated, false),
+        None => (inner, true),
+    };
+    let feature = inner.strip_prefix("feature=\"")?.strip_suffix('"')?;
+    (!feature.contains('"')).then(|| (feature.to_string(), on))
+}
+
+/// The features a package's default build turns on: `default` and what it enables in turn.
+pub fn default_features(manifest: &Path) -> BTreeSet<String> {
+    let mut on = BTreeSet::new();
+    let Ok(text) = std::fs::read_to_string(manifest) else {
+        return on;
+    };
+    let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+        return on;
+    };
+    let Some(table) = doc.get("features").and_then(|f| f.as_table_like()) else {
+        return on;
+    };
+    let mut queue = vec!["default".to_string()];
+    while let Some(feature) = queue.pop() {
+        if !on.insert(feature.clone()) {
+            continue;
+        }
+        let enables = table.get(&feature).and_then(|v| v.as_array());
+        for entry in enables.into_iter().flatten().filter_map(|v| v.as_str()) {
+            if !entry.contains('/') && !entry.starts_with("dep:") {
+                queue.push(entry.to_string());
+            }
+        }
+    }
+    on
+}
+
+/// Every `Device::<constructor>(..)` call (also `burn::tensor::Device::..`) in `text`.
+pub fn constructor_calls(
+    text: &str,
+    known: &BTreeMap<String, Constructor>,
+) -> Vec<ConstructorCall> {
+    let root = SourceFile::parse(text, Edition::Edition2021).tree();
+    let mut out = Vec::new();
+    for call in root.syntax().descendants().filter_map(ast::CallExpr::cast) {
+        let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+            continue;
+        };
+        let Some(path) = callee.path() else { continue };
+        let names = segment_names(&path);
+        let [.., ty, name] = names.as_slice() else {
+            continue;
+        };
+        if ty != "Device" || !known.contains_key(name.as_str()) {
+            continue;
+        }
+        let (Some(segment), Some(args)) = (path.segment(), call.arg_list()) else {
+            continue;
+        };
+        let feature_conditions = call
+            .syntax()
+            .ancestors()
+            .filter_map(ast::AnyHasAttrs::cast)
+            .flat_map(|node| {
+                node.attrs()
+                    .filter_map(|a| feature_condition(&a))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        out.push(ConstructorCall {
+            name: name.clone(),
+            name_and_args: segment
+                .syntax()
+                .text_range()
+                .cover(args.syntax().text_range()),
+            feature_conditions,
+        });
+    }
+    out
+}
+
+/// Constructor names called in the package at `dir` (not in packages nested in it) when it is
+/// built with its default features, with the text of each call from the name on
+/// (`vulkan(DeviceKind::DefaultDevice)`).
+pub fn devices_used(
+    dir: &Path,
+    known: &BTreeMap<String, Constructor>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let defaults = default_features(&dir.join("Cargo.toml"));
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in crate::util::files::rust_files(dir, false) {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for call in constructor_calls(&text, known) {
+            if !call.compiled_with(&defaults) {
+                continue;
+            }
+            out.entry(call.name)
+                .or_default()
+                .insert(text[call.name_and_args].to_string());
+        }
+    }
+    out
+}
+
+/// Whether a device works here, probed in a child process; `Err` says why not, in words.
+pub fn check_device(name: &str, cache: &Path) -> Result<(), String> {
+    // Flex is pure Rust on the CPU: it works wherever the port builds.
+    if name == "flex" {
+        return Ok(());
+    }
+    // wgpu picks Vulkan on Linux, so the Vulkan probe speaks for it.
+    let probe_name = match name {
+        "vulkan" | "wgpu" => "vulkan",
+        "cpu" | "cuda" => {
+            return Err(format!(
+                "`Device::{name}` is not probed: Burn's `{name}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works"
+            ))
+        }
+        other => {
+            return Err(format!(
+                "`Device::{other}` cannot be probed on this machine (burn-migrate probes flex and vulkan)"
+            ))
+        }
+    };
+    match probe::probe(probe_name, cache) {
+        Ok(Probe::Works(_)) => Ok(()),
+        Ok(Probe::Crashed(why)) => Err(format!(
+            "the {probe_name} driver crashed in the probe: {why}"
+        )),
+        Ok(Probe::Failed(why)) => Err(format!("{probe_name} does not work here: {why}")),
+        Ok(Probe::NotBuilt(why)) => {
+            Err(format!("the {probe_name} probe does not build here: {why}"))
+        }
+        Err(error) => Err(format!("the {probe_name} probe could not run: {error}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_compiled_out_by_default_features_do_not_count() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"p\"\n\n[features]\ndefault = [\"gpu\"]\ngpu = [\"vk\"]\nvk = []\ncuda = []\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("src/main.rs"),
+            "#[cfg(feature = \"cuda\")]\nfn device() -> Device { Device::cuda(0) }\n\n#[cfg(not(feature = \"cuda\"))]\nfn device() -> Device {\n    #[cfg(feature = \"vk\")]\n    let d = Device::vulkan(DeviceKind::DefaultDevice);\n    d\n}\n\n#[cfg(test)]\nmod tests { fn t() { let _ = Device::flex(); } }\n",
+        )
+        .unwrap();
+        let known = constructors(&RuleSet::embedded().unwrap());
+        let used = devices_used(dir.path(), &known);
+        assert_eq!(used.keys().collect::<Vec<_>>(), ["flex", "vulkan"]);
+        assert_eq!(
+            default_features(&dir.path().join("Cargo.toml")),
+            ["default", "gpu", "vk"].map(String::from).into()
+        );
+    }
+}

@@ -1,0 +1,404 @@
+//! The emit stage: unified diffs whose hunks name the rules that made them, compiler-style
+//! diagnostics (codespan-reporting), and JSON for machines.
+
+use std::collections::BTreeSet;
+
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::WriteColor};
+use ra_ap_syntax::TextRange;
+use serde::Serialize;
+use similar::TextDiff;
+
+use crate::edit::Change;
+use crate::migrate::{is_applied, Options, Report};
+use crate::rules::RuleSet;
+
+/// A unified diff of every changed file, manifests included. Each hunk header carries the ids
+/// of the rules whose edits fall in it.
+pub fn diff(report: &Report) -> String {
+    let mut out = String::new();
+    for file in report.changed_files() {
+        out.push_str(&file_diff(
+            &file.display,
+            &file.original,
+            &file.migrated,
+            &file.changes,
+        ));
+    }
+    for manifest in report.manifests.iter().filter(|m| m.migrated != m.original) {
+        let rules: Vec<Change> = manifest
+            .changes
+            .iter()
+            .map(|c| Change::edit(TextRange::default(), "", c.rule, ""))
+            .collect();
+        out.push_str(&file_diff(
+            &manifest.display,
+            &manifest.original,
+            &manifest.migrated,
+            &rules,
+        ));
+    }
+    out
+}
+
+fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String {
+    let diff = TextDiff::from_lines(old, new);
+    let mut out = format!("--- a/{display}\n+++ b/{display}\n");
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(old.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |offset: usize| {
+        line_starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    };
+    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+        let old_lines = hunk
+            .ops()
+            .iter()
+            .map(|op| op.old_range())
+            .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
+            .unwrap_or(0..0);
+        // Manifest changes carry no range: they name every hunk of their file.
+        let rules: BTreeSet<&str> = changes
+            .iter()
+            .filter(|c| c.replacement.is_some())
+            .filter(|c| {
+                c.range == TextRange::default() || {
+                    let first = line_of(c.range.start().into());
+                    let last = line_of(
+                        usize::from(c.range.end())
+                            .saturating_sub(1)
+                            .max(c.range.start().into()),
+                    );
+                    first < old_lines.end.max(old_lines.start + 1) && last >= old_lines.start
+                }
+            })
+            .map(|c| c.rule)
+            .collect();
+        let rules: Vec<&str> = rules.into_iter().collect();
+        out.push_str(&format!("{} {}\n", hunk.header(), rules.join(", ")));
+        for change in hunk.iter_changes() {
+            out.push_str(match change.tag() {
+                similar::ChangeTag::Delete => "-",
+                similar::ChangeTag::Insert => "+",
+                similar::ChangeTag::Equal => " ",
+            });
+            out.push_str(change.value());
+            if change.missing_newline() {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+/// Prints every finding as a diagnostic, then a summary line.
+pub fn diagnostics(
+    report: &Report,
+    rules: &RuleSet,
+    options: &Options,
+    writer: &mut dyn WriteColor,
+) -> std::io::Result<()> {
+    let mut files = SimpleFiles::new();
+    let config = term::Config::default();
+    for file in &report.files {
+        if file.changes.is_empty() && file.error.is_none() {
+            continue;
+        }
+        let id = files.add(file.display.clone(), file.original.clone());
+        for change in &file.changes {
+            let diagnostic = finding(
+                id,
+                change.range,
+                change.rule,
+                &change.message,
+                is_applied(change, rules, options),
+                rules,
+            );
+            emit_one(writer, &config, &files, &diagnostic)?;
+        }
+        if let Some(error) = &file.error {
+            let diagnostic = Diagnostic::error()
+                .with_message(format!("{}: {error}", file.display))
+                .with_code("internal");
+            emit_one(writer, &config, &files, &diagnostic)?;
+        }
+    }
+    for manifest in &report.manifests {
+        let id = files.add(manifest.display.clone(), manifest.original.clone());
+        for change in &manifest.changes {
+            let range = key_range(&manifest.original, &change.key);
+            let diagnostic = finding(
+                id,
+                range,
+                change.rule,
+                &change.message,
+                change.fixable,
+                rules,
+            );
+            emit_one(writer, &config, &files, &diagnostic)?;
+        }
+        if let Some(error) = &manifest.error {
+            let diagnostic = Diagnostic::error()
+                .with_message(format!("{} is not valid TOML: {error}", manifest.display))
+                .with_code("manifest");
+            emit_one(writer, &config, &files, &diagnostic)?;
+        }
+    }
+    for note in &report.notes {
+        writeln!(writer, "note: {note}")?;
+    }
+    Ok(())
+}
+
+fn emit_one(
+    writer: &mut dyn WriteColor,
+    config: &term::Config,
+    files: &SimpleFiles<String, String>,
+    diagnostic: &Diagnostic<usize>,
+) -> std::io::Result<()> {
+    term::emit(writer, config, files, diagnostic).map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+fn finding(
+    file: usize,
+    range: TextRange,
+    rule: &str,
+    message: &str,
+    fixable: bool,
+    rules: &RuleSet,
+) -> Diagnostic<usize> {
+    let hint = rules.get(rule).map(|r| r.hint.clone()).unwrap_or_default();
+    let severity = if fixable {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    let fix = if fixable {
+        "fixed by `burn-migrate --apply`".to_string()
+    } else {
+        format!("no automatic fix: `burn-migrate explain {rule}` shows what to do")
+    };
+    Diagnostic::new(severity)
+        .with_code(rule)
+        .with_message(message)
+        .with_labels(vec![Label::primary(
+            file,
+            usize::from(range.start())..usize::from(range.end()),
+        )])
+        .with_notes(vec![hint, fix])
+}
+
+/// The span of a dependency key in a manifest, for diagnostics about it.
+fn key_range(text: &str, key: &str) -> TextRange {
+    let mut offset = 0usize;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let matches = trimmed.starts_with(&format!("{key} "))
+            || trimmed.starts_with(&format!("{key}="))
+            || trimmed.contains(&format!(".{key}]"));
+        if matches {
+            let start = offset + (line.len() - trimmed.len());
+            return TextRange::new((start as u32).into(), ((start + key.len()) as u32).into());
+        }
+        offset += line.len();
+    }
+    TextRange::default()
+}
+
+/// One-line summary for people.
+pub fn summary(report: &Report, rules: &RuleSet, options: &Options) -> String {
+    let findings = report.finding_count();
+    let unresolved = report.unresolved_count(rules, options);
+    let files = report
+        .files
+        .iter()
+        .filter(|f| !f.changes.is_empty())
+        .count()
+        + report
+            .manifests
+            .iter()
+            .filter(|m| !m.changes.is_empty())
+            .count();
+    if findings == 0 {
+        return if report.already_migrated {
+            "burn-migrate: clean: no backend generics and nothing left from Burn 0.21".to_string()
+        } else {
+            "burn-migrate: nothing to migrate".to_string()
+        };
+    }
+    format!(
+        "burn-migrate: {findings} finding(s) in {files} file(s): {} fixed by --apply, {unresolved} need a person",
+        findings - unresolved
+    )
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    rule: &'a str,
+    message: &'a str,
+    fixable: bool,
+}
+
+/// Findings as JSON, one object per finding, for tools.
+pub fn json(report: &Report, rules: &RuleSet, options: &Options) -> String {
+    let mut out = Vec::new();
+    for file in &report.files {
+        for change in &file.changes {
+            let (line, column) = line_col(&file.original, change.range.start().into());
+            out.push(JsonFinding {
+                file: &file.display,
+                line,
+                column,
+                rule: change.rule,
+                message: &change.message,
+                fixable: is_applied(change, rules, options),
+            });
+        }
+    }
+    for manifest in &report.manifests {
+        for change in &manifest.changes {
+            let (line, column) = line_col(
+                &manifest.original,
+                key_range(&manifest.original, &change.key).start().into(),
+            );
+            out.push(JsonFinding {
+                file: &manifest.display,
+                line,
+                column,
+                rule: change.rule,
+                message: &change.message,
+                fixable: change.fixable,
+            });
+        }
+    }
+    serde_json::to_string_pretty(&out).unwrap_or_else(|_| "[]".to_string())
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+/// One line per suppression comment: what it suppressed, or that it suppressed nothing.
+pub fn suppression_report(report: &Report, rules: &RuleSet) -> Vec<String> {
+    let mut lines = Vec::new();
+    for file in &report.files {
+        for s in &file.suppressions {
+            let line = if rules.get(&s.rule).is_none() {
+                format!(
+                    "warning: {}:{}: `allow({})` names no rule",
+                    file.display, s.line, s.rule
+                )
+            } else if s.used {
+                format!(
+                    "note: {}:{}: `{}` suppressed by comment",
+                    file.display, s.line, s.rule
+                )
+            } else {
+                format!(
+                    "warning: {}:{}: unused suppression `allow({})`",
+                    file.display, s.line, s.rule
+                )
+            };
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+/// The device table: for each device value the port chose, where, what it was, what it is,
+/// the Cargo feature it needs and the rule. `None` when the port chose no device.
+pub fn device_table(report: &Report) -> Option<String> {
+    let mut rows: Vec<[String; 6]> = Vec::new();
+    for file in &report.files {
+        for choice in &file.device_choices {
+            let (line, _) = line_col(&file.original, choice.range.start().into());
+            rows.push([
+                format!("{}:{line}", file.display),
+                choice.backend.clone(),
+                choice.value.clone(),
+                choice.device.clone(),
+                choice.feature.clone(),
+                choice.rule.to_string(),
+            ]);
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let header = [
+        "site",
+        "0.21 backend",
+        "0.21 device",
+        "0.22 device",
+        "feature",
+        "rule",
+    ]
+    .map(str::to_string);
+    let mut widths = [0usize; 6];
+    for row in std::iter::once(&header).chain(&rows) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::from("device choices:\n");
+    for row in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(&format!("  {}\n", cells.join("  ").trim_end()));
+    }
+    Some(out)
+}
+
+/// The port's compile errors as diagnostics, each naming the rule (and guide page) that
+/// covers it, or saying that none does.
+pub fn compile_errors(
+    errors: &[crate::prove::verify::diagnose::CompileError],
+    rules: &RuleSet,
+    writer: &mut dyn WriteColor,
+) -> std::io::Result<()> {
+    let mut files = SimpleFiles::new();
+    let mut ids = std::collections::BTreeMap::new();
+    let config = term::Config::default();
+    for error in errors {
+        let id = match ids.get(&error.file) {
+            Some(id) => *id,
+            None => {
+                let text = std::fs::read_to_string(&error.file).unwrap_or_default();
+                let id = files.add(error.file.display().to_string(), text);
+                ids.insert(error.file.clone(), id);
+                id
+            }
+        };
+        let note = match error.rule.as_deref().and_then(|r| rules.get(r)) {
+            Some(rule) => format!(
+                "covered by rule `{}` ({}): {}; `burn-migrate explain {}` shows the guide page",
+                rule.id, rule.applicability, rule.hint, rule.id
+            ),
+            None => {
+                "no rule covers this error: port it by hand, and please report it so a rule can"
+                    .to_string()
+            }
+        };
+        let mut diagnostic = Diagnostic::error()
+            .with_message(format!("the port does not build: {}", error.message))
+            .with_labels(vec![Label::primary(id, error.range.clone())])
+            .with_notes(vec![note]);
+        if let Some(code) = &error.code {
+            diagnostic = diagnostic.with_code(code);
+        }
+        emit_one(writer, &config, &files, &diagnostic)?;
+    }
+    Ok(())
+}

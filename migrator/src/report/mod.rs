@@ -1,0 +1,7 @@
+//! The report wing: what people and tools read. [`emit`] renders migration reports (diffs,
+//! diagnostics, JSON), [`book`] generates the guide from the rules, [`progress`] shows the
+//! steps of long commands.
+
+pub mod book;
+pub mod emit;
+pub mod progress;

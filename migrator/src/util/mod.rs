@@ -1,0 +1,5 @@
+//! Helpers every wing shares: nothing here knows about rules, Burn or the pipeline.
+
+pub mod cargo;
+pub mod files;
+pub mod syntax;
