@@ -373,50 +373,12 @@ fn verify(
     if format == Format::Json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&burn_migrate::prove::verify::verdict_json(&verdict))?
+            serde_json::to_string_pretty(&burn_migrate::report::verify::json(&verdict))?
         );
         return Ok(code);
     }
-    for note in &verdict.notes {
-        eprintln!("note: {note}");
-    }
-    for (label, side) in [
-        ("Burn 0.21", &verdict.before),
-        ("Burn 0.22", &verdict.after),
-    ] {
-        eprintln!(
-            "{label}: build {} in {:.1?}, {} test(s) passed, {} failed, {} binary run(s)",
-            if side.built { "ok" } else { "FAILED" },
-            side.build_time,
-            side.passed_tests.len(),
-            side.failed_tests.len(),
-            side.runs.len()
-        );
-    }
-    eprint!("{}", burn_migrate::prove::verify::target_table(&verdict));
-    eprintln!("outputs saved under {}", verdict.runs_dir.display());
-    if verdict.problems.is_empty() {
-        let skipped = if verdict.skipped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({} package(s) built but not run: their device does not work here)",
-                verdict.skipped.len()
-            )
-        };
-        eprintln!(
-            "burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22{skipped}"
-        );
-        return Ok(code);
-    }
-    if !verdict.after.errors.is_empty() {
-        let mut stderr = StandardStream::stderr(ColorChoice::Auto);
-        emit::compile_errors(&verdict.after.errors, rules, &mut stderr)?;
-    }
-    for problem in &verdict.problems {
-        eprintln!("error: {problem}");
-    }
-    eprintln!("burn-migrate verify: {} problem(s)", verdict.problems.len());
+    let mut stderr = StandardStream::stderr(ColorChoice::Auto);
+    burn_migrate::report::verify::write_human(&verdict, rules, &mut stderr)?;
     Ok(code)
 }
 

@@ -8,6 +8,17 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 
+/// The shared cache: `$BURN_MIGRATE_CACHE`, else `~/.cache/burn-migrate`.
+pub fn default_cache() -> PathBuf {
+    if let Some(dir) = std::env::var_os("BURN_MIGRATE_CACHE") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    home.join(".cache/burn-migrate")
+}
+
 /// One pinned crate: its version label and files.
 pub struct Pinned {
     pub version: &'static str,

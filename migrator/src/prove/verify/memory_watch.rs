@@ -9,6 +9,9 @@ use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
 use ra_ap_syntax::{Edition, SourceFile};
 
 use crate::error::Error;
+use crate::prove::verify::devices;
+use crate::prove::verify::placement::DevicesByPackage;
+use crate::prove::verify::targets::runnables;
 
 /// The line the watch prints; verify reads it back from the binary's stderr.
 pub const REPORT_PREFIX: &str = "burn-migrate memory-pool:";
@@ -38,6 +41,30 @@ impl Installed {
         }
         Ok(())
     }
+}
+
+/// Adds the memory-pool watch to the binaries of packages that run on one CubeCL device.
+pub fn install_for_devices(
+    dir: &Path,
+    used_by_package: &DevicesByPackage,
+) -> Result<Installed, Error> {
+    let mut installed = Installed::default();
+    // Skipped packages get the watch too: their binaries may run on another machine.
+    for binary in runnables(dir) {
+        let Some(used) = used_by_package.get(&binary.package) else {
+            continue;
+        };
+        let pooled: Vec<&String> = used
+            .iter()
+            .filter(|(name, _)| devices::has_memory_pools(name))
+            .flat_map(|(_, calls)| calls)
+            .collect();
+        let [call] = pooled.as_slice() else { continue };
+        if let Some(device) = standalone_device(call) {
+            install(&binary.main, &device, &mut installed)?;
+        }
+    }
+    Ok(installed)
 }
 
 /// Adds the watch to the binary whose `main` is in `main_file`, sampling `device` (an
