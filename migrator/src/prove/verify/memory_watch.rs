@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::{Edition, SourceFile};
+use ra_ap_syntax::{AstNode, Edition, SourceFile};
 
+use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::prove::verify::devices;
 use crate::prove::verify::placement::DevicesByPackage;
@@ -15,6 +16,9 @@ use crate::prove::verify::targets::runnables;
 
 /// The line the watch prints; verify reads it back from the binary's stderr.
 pub const REPORT_PREFIX: &str = "burn-migrate memory-pool:";
+
+/// What the watch's edits carry as their rule: they come from verify, not from a rule file.
+pub const MEMORY_WATCH: &str = "verify-memory-watch";
 
 const MODULE_FILE: &str = "__burn_migrate_memory_watch.rs";
 
@@ -93,15 +97,27 @@ pub fn install(main_file: &Path, device: &str, installed: &mut Installed) -> Res
         return Ok(false);
     };
     let module = dir.join(MODULE_FILE);
-    let at = usize::from(body.text_range().end());
-    let mut new = text.clone();
-    new.insert_str(
-        at,
-        "\n    let _burn_migrate_memory_watch = __burn_migrate_memory_watch::Watch::start();",
-    );
-    new.push_str(&format!(
-        "\n#[path = \"{MODULE_FILE}\"]\nmod __burn_migrate_memory_watch;\n"
-    ));
+    let edits = edit::normalize(vec![
+        Change::insert(
+            body.text_range().end(),
+            "\n    let _burn_migrate_memory_watch = __burn_migrate_memory_watch::Watch::start();",
+            MEMORY_WATCH,
+            "start the watch when `main` starts",
+        ),
+        Change::insert(
+            root.syntax().text_range().end(),
+            format!("\n#[path = \"{MODULE_FILE}\"]\nmod __burn_migrate_memory_watch;\n"),
+            MEMORY_WATCH,
+            "declare the watch's module",
+        ),
+    ])
+    .map_err(|overlap| {
+        Error::Internal(format!(
+            "adding the memory watch to {}: {overlap}",
+            main_file.display()
+        ))
+    })?;
+    let new = edit::apply(&text, &edits);
     installed
         .originals
         .push((main_file.to_path_buf(), Some(text)));

@@ -95,11 +95,18 @@ pub fn verify(
         if after.built {
             break;
         }
-        let applied = diagnose::apply_suggestions(&after.diagnostics, &new)?;
+        let fixed = diagnose::apply_suggestions(&after.diagnostics, &new)?;
         notes.push(format!(
-            "--fix pass {pass}: applied {applied} machine-applicable suggestion(s) from rustc"
+            "--fix pass {pass}: applied {} machine-applicable suggestion(s) from rustc",
+            fixed.applied
         ));
-        if applied == 0 {
+        for (file, why) in &fixed.unchanged {
+            notes.push(format!(
+                "--fix pass {pass}: {} left unchanged: {why}",
+                file.display()
+            ));
+        }
+        if fixed.applied == 0 {
             break;
         }
         after = run::run_side(&new, "Burn 0.22", &plan, progress);
