@@ -104,3 +104,19 @@ impl Pinned {
         Ok(started.elapsed())
     }
 }
+
+/// Builds both pinned crates into the shared cache (`burn-migrate framework`): Burn 0.21 as
+/// pinned, Burn 0.22 with `features`. Returns each version's build time.
+pub fn build_all(
+    cache: &Path,
+    features: &[String],
+    release: bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<(&'static str, Duration)>, Error> {
+    let mut built = Vec::new();
+    for (pinned, features) in [(&BURN_0_21, &[][..]), (&BURN_0_22, features)] {
+        progress(&format!("building the pinned Burn {}", pinned.version));
+        built.push((pinned.version, pinned.build(cache, features, release)?));
+    }
+    Ok(built)
+}

@@ -12,6 +12,12 @@ pub struct Steps {
     current: Option<(String, Instant)>,
 }
 
+/// Runs `work`, showing each step it reports until it returns.
+pub fn with_steps<T>(work: impl FnOnce(&mut dyn FnMut(&str)) -> T) -> T {
+    let mut steps = Steps::new();
+    work(&mut |message| steps.step(message))
+}
+
 impl Default for Steps {
     fn default() -> Self {
         Self::new()

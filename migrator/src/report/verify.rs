@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use codespan_reporting::term::termcolor::WriteColor;
 
+use crate::prove::compare::Tolerance;
 use crate::prove::verify::{SideResult, Verdict};
 use crate::report::emit;
 use crate::rules::RuleSet;
@@ -61,6 +62,18 @@ pub fn write_human(
         "burn-migrate verify: {} problem(s)",
         verdict.problems.len()
     )
+}
+
+/// What `burn-migrate compare` says: the outputs agree within `tolerance`, or the first
+/// difference.
+pub fn comparison(difference: Option<&str>, tolerance: Tolerance) -> String {
+    match difference {
+        None => format!(
+            "same words, numbers within rtol {} / atol {}",
+            tolerance.rtol, tolerance.atol
+        ),
+        Some(difference) => format!("different: {difference}"),
+    }
 }
 
 /// The verdict for tools (`--format json`).

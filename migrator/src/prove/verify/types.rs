@@ -27,6 +27,22 @@ pub struct VerifyOptions {
     pub fix_passes: usize,
 }
 
+/// The shared cache, the default tolerance, two minutes per binary, the device the migration
+/// chose, the dev profile, no `--fix`.
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            cache: crate::prove::framework::default_cache(),
+            migrated: None,
+            tolerance: Tolerance::default(),
+            run_limit: Duration::from_secs(120),
+            device: None,
+            release: false,
+            fix_passes: 0,
+        }
+    }
+}
+
 /// One side's results.
 #[derive(Debug, Default)]
 pub struct SideResult {
