@@ -84,33 +84,7 @@ pub fn verify(
         },
         progress,
     );
-    let mut after = run::run_side(&new, "Burn 0.22", &plan, progress);
-    if !after.built && !watch.is_empty() {
-        // Never let the watch cost a verdict: without it, the port gets its fair build.
-        notes.push("the memory-pool watch kept the port from building; ran without it".into());
-        watch.remove()?;
-        after = run::run_side(&new, "Burn 0.22", &plan, progress);
-    }
-    for pass in 1..=options.fix_passes {
-        if after.built {
-            break;
-        }
-        let fixed = diagnose::apply_suggestions(&after.diagnostics, &new)?;
-        notes.push(format!(
-            "--fix pass {pass}: applied {} machine-applicable suggestion(s) from rustc",
-            fixed.applied
-        ));
-        for (file, why) in &fixed.unchanged {
-            notes.push(format!(
-                "--fix pass {pass}: {} left unchanged: {why}",
-                file.display()
-            ));
-        }
-        if fixed.applied == 0 {
-            break;
-        }
-        after = run::run_side(&new, "Burn 0.22", &plan, progress);
-    }
+    let after = run::run_port(&new, &plan, watch, &mut notes, progress)?;
     run::save_runs(&runs_dir.join("before"), &before)?;
     run::save_runs(&runs_dir.join("after"), &after)?;
     // Packages the port could not run here but the original could (`--device` on a device

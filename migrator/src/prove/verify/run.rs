@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::prove::verify::targets::{packages, runnables, Runnable};
 use crate::prove::verify::types::{SideResult, VerifyOptions};
-use crate::prove::verify::{build, config, memory_watch};
+use crate::prove::verify::{build, config, diagnose, memory_watch};
 use crate::rules::RuleSet;
 
 /// How one side is built and run.
@@ -70,6 +70,46 @@ pub fn run_side(
         }
     }
     side
+}
+
+/// Builds and runs the port. When the memory watch keeps it from building, the watch comes
+/// out and the port builds again; with `--fix`, rustc's suggestions go in until it builds (or
+/// none are left). What happened goes into `notes`.
+pub fn run_port(
+    dir: &Path,
+    plan: &Plan,
+    watch: memory_watch::Installed,
+    notes: &mut Vec<String>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SideResult, Error> {
+    let mut after = run_side(dir, "Burn 0.22", plan, progress);
+    if !after.built && !watch.is_empty() {
+        // Never let the watch cost a verdict: without it, the port gets its fair build.
+        notes.push("the memory-pool watch kept the port from building; ran without it".into());
+        watch.remove()?;
+        after = run_side(dir, "Burn 0.22", plan, progress);
+    }
+    for pass in 1..=plan.options.fix_passes {
+        if after.built {
+            break;
+        }
+        let fixed = diagnose::apply_suggestions(&after.diagnostics, dir)?;
+        notes.push(format!(
+            "--fix pass {pass}: applied {} machine-applicable suggestion(s) from rustc",
+            fixed.applied
+        ));
+        for (file, why) in &fixed.unchanged {
+            notes.push(format!(
+                "--fix pass {pass}: {} left unchanged: {why}",
+                file.display()
+            ));
+        }
+        if fixed.applied == 0 {
+            break;
+        }
+        after = run_side(dir, "Burn 0.22", plan, progress);
+    }
+    Ok(after)
 }
 
 /// Saves what each binary printed under `dir` (`<binary>.stdout`), replacing earlier runs.
