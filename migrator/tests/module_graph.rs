@@ -41,7 +41,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The code of a file without comments and without its test module (the last item, by the
 /// project's convention).
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]").next().unwrap_or(text);
+    let text = text
+        .split("\n#[cfg(test)]\nmod tests")
+        .next()
+        .unwrap_or(text);
     text.lines()
         .map(|line| match line.find("//") {
             Some(at) if !line[..at].contains('"') => &line[..at],
