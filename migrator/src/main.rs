@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use burn_migrate::migrate::{self, Options};
+use burn_migrate::migrate;
 use burn_migrate::report::{book, emit, progress};
 use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -25,9 +25,6 @@ struct Cli {
     /// Print the diff `--apply` would write, without writing.
     #[arg(long)]
     diff: bool,
-    /// With --apply: also apply rules marked `review`.
-    #[arg(long = "unsafe")]
-    allow_review: bool,
     /// With --apply: edit a git work tree that has uncommitted changes.
     #[arg(long)]
     allow_dirty: bool,
@@ -470,10 +467,7 @@ fn regenerate_book(rules: &RuleSet, dir: &Path, check: bool) -> anyhow::Result<E
 }
 
 fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
-    let options = Options {
-        allow_review: cli.allow_review,
-    };
-    let report = migrate::run(&cli.path, rules, &options)?;
+    let report = migrate::run(&cli.path, rules)?;
     if !report.uses_burn {
         eprintln!(
             "burn-migrate: no package in {} depends on `burn` or a `burn-*` crate; nothing to do",
@@ -484,8 +478,8 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
 
     let mut stderr = StandardStream::stderr(ColorChoice::Auto);
     match cli.format {
-        Format::Json => println!("{}", emit::json(&report, rules, &options)),
-        Format::Human if cli.check => emit::diagnostics(&report, rules, &options, &mut stderr)?,
+        Format::Json => println!("{}", emit::json(&report, rules)),
+        Format::Human if cli.check => emit::diagnostics(&report, rules, &mut stderr)?,
         Format::Human => {}
     }
 
@@ -528,10 +522,10 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
     for line in emit::suppression_report(&report, rules) {
         eprintln!("{line}");
     }
-    eprintln!("{}", emit::summary(&report, rules, &options));
+    eprintln!("{}", emit::summary(&report, rules));
 
     let remaining = if cli.apply {
-        report.unresolved_count(rules, &options)
+        report.unresolved_count(rules)
     } else {
         report.finding_count()
     };
