@@ -380,7 +380,7 @@ pub fn compile_errors(
                 id
             }
         };
-        let note = match error.rule.as_deref().and_then(|r| rules.get(r)) {
+        let note = match error.rule.and_then(|r| rules.get(r.as_str())) {
             Some(rule) => format!(
                 "covered by rule `{}` ({}): {}; `burn-migrate explain {}` shows the guide page",
                 rule.id, rule.applicability, rule.hint, rule.id

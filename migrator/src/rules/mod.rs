@@ -42,6 +42,14 @@ impl RuleKey {
             RuleKey::User(id) => id,
         }
     }
+
+    /// The built-in rule, unless this is a user's data rule.
+    pub fn builtin(self) -> Option<RuleId> {
+        match self {
+            RuleKey::Builtin(id) => Some(id),
+            RuleKey::User(_) => None,
+        }
+    }
 }
 
 impl From<RuleId> for RuleKey {

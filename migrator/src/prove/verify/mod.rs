@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::migrate;
 use crate::prove::compare::{first_difference, Tolerance};
-use crate::rules::RuleSet;
+use crate::rules::{RuleKey, RuleSet};
 
 /// What a verification run needs to know.
 #[derive(Debug, Clone)]
@@ -475,7 +475,7 @@ pub fn verdict_json(verdict: &Verdict) -> serde_json::Value {
                 "byte_range": [e.range.start, e.range.end],
                 "code": e.code,
                 "message": e.message,
-                "rule": e.rule,
+                "rule": e.rule.map(RuleKey::as_str),
             })).collect::<Vec<_>>(),
         })
     };
