@@ -52,11 +52,13 @@ pub struct FeatureRules<'a> {
     pub code_uses: &'a dyn Fn(&str) -> bool,
 }
 
-/// Migrates one manifest's text. Errors are TOML parse errors, as text for the report.
-pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, String> {
-    let mut doc: DocumentMut = text
-        .parse()
-        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+/// Migrates one manifest's text. The error is the text's TOML syntax error; the caller, which
+/// knows the file, reports it.
+pub fn migrate(
+    text: &str,
+    features: &FeatureRules,
+) -> Result<ManifestResult, toml_edit::TomlError> {
+    let mut doc: DocumentMut = text.parse()?;
     let mut changes = Vec::new();
     let root = doc.as_table_mut();
     for package in ["package", "workspace"] {

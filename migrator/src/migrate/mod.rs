@@ -324,13 +324,13 @@ fn rewrite_manifests(
                     changes: result.changes,
                     error: None,
                 },
-                Err(message) => ManifestOutcome {
+                Err(syntax) => ManifestOutcome {
                     path,
                     display,
                     migrated: original.clone(),
                     original,
                     changes: Vec::new(),
-                    error: Some(message),
+                    error: Some(syntax.to_string()),
                 },
             }
         })
