@@ -3,6 +3,11 @@
 //! A rule file is the single source of a rule's id, documentation and examples. Rules that
 //! code implements (`transform = "..."`) still have a file; data tables that transforms read
 //! (the backend-to-device mapping, the Cargo feature map) live in the rule file that owns them.
+//!
+//! `build.rs` also generates the registry from the files: `RuleId`, one variant per built-in
+//! rule (code names rules only through it, so a wrong id does not compile), and `TransformId`,
+//! one variant per transform name the files use. Findings carry a `RuleKey`: a `RuleId`, or
+//! the id of a data rule from a user's rule file (`--rules DIR`), which names no transform.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -506,5 +511,37 @@ impl RuleSet {
             rule.features
                 .retain(|m| m.to.as_deref() != Some(m.from.as_str()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const USER_RULE: &str = "id = \"team-rule\"\ntitle = \"t\"\ncategory = \"tensors\"\napplicability = \"safe\"\nhint = \"h\"\nwhy = \"w\"\n";
+
+    #[test]
+    fn builtin_rules_get_their_generated_id_and_user_rules_their_own() {
+        let mut rules = RuleSet::embedded().unwrap();
+        for id in RuleId::ALL {
+            assert_eq!(rules.builtin(*id).unwrap().key, RuleKey::Builtin(*id));
+        }
+        rules
+            .add(Path::new("team-rule.toml"), USER_RULE, Origin::User)
+            .unwrap();
+        assert_eq!(
+            rules.get("team-rule").unwrap().key,
+            RuleKey::User("team-rule")
+        );
+    }
+
+    #[test]
+    fn user_rules_cannot_name_a_transform() {
+        let mut rules = RuleSet::embedded().unwrap();
+        let text = format!("{USER_RULE}transform = \"imports\"\n");
+        let error = rules
+            .add(Path::new("team-rule.toml"), &text, Origin::User)
+            .unwrap_err();
+        assert!(error.to_string().contains("data rules only"), "{error}");
     }
 }

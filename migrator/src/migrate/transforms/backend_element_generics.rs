@@ -10,10 +10,10 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
+    const DEFAULTS: &[&str] = &["f32", "i32", "i64", "u32", "bool", "u8"];
     if ctx.migrated {
         return;
     }
-    const DEFAULTS: &[&str] = &["f32", "i32", "i64", "u32", "bool", "u8"];
     for path_type in ctx.root().descendants().filter_map(ast::PathType::cast) {
         let Some(path) = path_type.path() else {
             continue;

@@ -8,7 +8,7 @@ use crate::rules::RuleId;
 pub fn run(ctx: &mut FileCtx) {
     for (file, range, name) in &ctx.index.user_backend_traits {
         if *file == ctx.file_id {
-            ctx.changes.push(Change::manual(
+            ctx.push(Change::manual(
                 *range,
                 RuleId::BackendExtensionTrait,
                 format!("trait `{name}` extends Burn's backend trait: port it with `#[backend_extension]` (feature `extension`)"),

@@ -3,6 +3,12 @@
 //! backend crates, whose selections the other rules turned into `Device` values.
 //! `AutodiffModule` is gone too: its methods are `Module` methods now, so its import becomes
 //! `Module` (or goes, when `Module` is already imported).
+//!
+//! One walk over each `use` item decides for every rule at once, so the removals of different
+//! rules in one list become one edit: besides its own rules (`backend-imports`,
+//! `optimizer-trait-import`) it carries out the import side of the rules in
+//! `super::IMPORT_SIDE_OF` and of the data rules' `rename-path`/`removed-item` tables, under
+//! their ids.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};

@@ -90,13 +90,14 @@ pub enum Step {
     DataRules,
 }
 
-/// The order of the rewrite stage. Each transform rewrites the original text of the file
-/// (edits are applied together afterwards), so the order decides only what one transform can
-/// learn from the changes of those before it:
-/// - `imports` runs after every transform whose edits make imports unused, and before
-///   `device-import`, which adds the imports (`Device`, ...) the others' edits made necessary
-///   (`ctx.needed_imports`): it must come last.
-/// - The order of the rest is the order their findings are listed in for equal positions.
+/// The order of the rewrite stage. Every transform reads the file as it was at the start of
+/// the pass (the edits are applied together afterwards), so the order decides two things:
+/// - what a transform learns from those before it: `device-import` adds the imports
+///   (`Device`, `Gradients`, ...) the others' edits made necessary (`ctx.needed_imports`), so
+///   it comes last; `imports` comes after the transforms whose edits leave imports unused;
+/// - the order of edits at one position: two insertions at one place (an import the data
+///   rules add, the one `device-import` adds) are written in this order, and of two equal
+///   edits the first one's rule is reported.
 pub const ORDER: [Step; TransformId::COUNT + 1] = [
     Step::Transform(TransformId::GenericParams),
     Step::Transform(TransformId::GenericArgs),
