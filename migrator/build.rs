@@ -108,19 +108,6 @@ fn main() {
     for (id, _) in &rules {
         writeln!(out, "            RuleId::{} => {id:?},", camel_case(id)).unwrap();
     }
-    out.push_str("        }\n    }\n\n    /// The transform the rule file names in its `transform` field.\n    pub const fn transform(self) -> Option<TransformId> {\n        match self {\n");
-    for (id, transform) in &rules {
-        match transform {
-            Some(t) => writeln!(
-                out,
-                "            RuleId::{} => Some(TransformId::{}),",
-                camel_case(id),
-                camel_case(t)
-            ),
-            None => writeln!(out, "            RuleId::{} => None,", camel_case(id)),
-        }
-        .unwrap();
-    }
     out.push_str("        }\n    }\n}\n\n");
 
     let mut transforms: BTreeMap<&str, Vec<&str>> = BTreeMap::new();

@@ -90,6 +90,15 @@ pub enum Step {
     DataRules,
 }
 
+impl Step {
+    fn name(self) -> String {
+        match self {
+            Step::Transform(id) => format!("transform `{}`", id.as_str()),
+            Step::DataRules => "the data rules".to_string(),
+        }
+    }
+}
+
 /// The order of the rewrite stage. Every transform reads the file as it was at the start of
 /// the pass (the edits are applied together afterwards), so the order decides two things:
 /// - what a transform learns from those before it: `device-import` adds the imports
@@ -376,10 +385,31 @@ pub fn run_all(ctx: &mut FileCtx) -> Result<(), Error> {
             .find(|c| !may_emit(step, c.rule, ctx.rules))
         {
             return Err(Error::Internal(format!(
-                "step {step:?} emitted a change of rule `{}`, which does not name it",
+                "{} emitted a change of rule `{}`, which does not name it",
+                step.name(),
                 stray.rule
             )));
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_emit_only_the_rules_that_name_them() {
+        let rules = RuleSet::embedded().unwrap();
+        let may = |step, rule: RuleId| may_emit(step, rule.into(), &rules);
+        let calls = Step::Transform(TransformId::BackendCalls);
+        assert!(may(calls, RuleId::BackendSeed) && may(calls, RuleId::BackendSync));
+        assert!(!may(calls, RuleId::OptimizerInit));
+        let imports = Step::Transform(TransformId::Imports);
+        assert!(may(imports, RuleId::AutodiffModule) && may(imports, RuleId::RecorderTypes));
+        assert!(!may(imports, RuleId::BackendSeed));
+        assert!(may(Step::DataRules, RuleId::RecorderTypes));
+        assert!(!may(Step::DataRules, RuleId::BackendSeed));
+        assert!(!may_emit(calls, RuleKey::User("team-rule"), &rules));
+    }
 }
