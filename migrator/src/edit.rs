@@ -3,13 +3,15 @@
 
 use ra_ap_syntax::{TextRange, TextSize};
 
+use crate::rules::RuleKey;
+
 /// What a rule found at one site: an edit, or (with `replacement: None`) a finding that needs
 /// a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub range: TextRange,
     pub replacement: Option<String>,
-    pub rule: &'static str,
+    pub rule: RuleKey,
     pub message: String,
 }
 
@@ -17,34 +19,34 @@ impl Change {
     pub fn edit(
         range: TextRange,
         replacement: impl Into<String>,
-        rule: &'static str,
+        rule: impl Into<RuleKey>,
         message: impl Into<String>,
     ) -> Self {
         Change {
             range,
             replacement: Some(replacement.into()),
-            rule,
+            rule: rule.into(),
             message: message.into(),
         }
     }
 
-    pub fn manual(range: TextRange, rule: &'static str, message: impl Into<String>) -> Self {
+    pub fn manual(range: TextRange, rule: impl Into<RuleKey>, message: impl Into<String>) -> Self {
         Change {
             range,
             replacement: None,
-            rule,
+            rule: rule.into(),
             message: message.into(),
         }
     }
 
-    pub fn delete(range: TextRange, rule: &'static str, message: impl Into<String>) -> Self {
+    pub fn delete(range: TextRange, rule: impl Into<RuleKey>, message: impl Into<String>) -> Self {
         Self::edit(range, "", rule, message)
     }
 
     pub fn insert(
         at: TextSize,
         text: impl Into<String>,
-        rule: &'static str,
+        rule: impl Into<RuleKey>,
         message: impl Into<String>,
     ) -> Self {
         Self::edit(TextRange::empty(at), text, rule, message)
@@ -54,8 +56,8 @@ impl Change {
 #[derive(Debug, thiserror::Error)]
 #[error("rules `{first}` and `{second}` edit overlapping text at bytes {start}..{end}")]
 pub struct OverlapError {
-    pub first: &'static str,
-    pub second: &'static str,
+    pub first: RuleKey,
+    pub second: RuleKey,
     pub start: usize,
     pub end: usize,
 }
@@ -135,8 +137,8 @@ mod tests {
     #[test]
     fn applies_in_order_and_keeps_the_rest() {
         let edits = normalize(vec![
-            Change::edit(range(6, 11), "there", "b", ""),
-            Change::edit(range(0, 5), "hi", "a", ""),
+            Change::edit(range(6, 11), "there", RuleKey::User("b"), ""),
+            Change::edit(range(0, 5), "hi", RuleKey::User("a"), ""),
         ])
         .unwrap();
         assert_eq!(apply("hello world!", &edits), "hi there!");
@@ -145,8 +147,8 @@ mod tests {
     #[test]
     fn nested_edits_yield_to_the_container() {
         let edits = normalize(vec![
-            Change::edit(range(2, 4), "X", "inner", ""),
-            Change::delete(range(0, 6), "outer", ""),
+            Change::edit(range(2, 4), "X", RuleKey::User("inner"), ""),
+            Change::delete(range(0, 6), RuleKey::User("outer"), ""),
         ])
         .unwrap();
         assert_eq!(edits.len(), 1);
@@ -156,18 +158,21 @@ mod tests {
     #[test]
     fn partial_overlap_is_an_error() {
         let err = normalize(vec![
-            Change::delete(range(0, 4), "first", ""),
-            Change::delete(range(2, 6), "second", ""),
+            Change::delete(range(0, 4), RuleKey::User("first"), ""),
+            Change::delete(range(2, 6), RuleKey::User("second"), ""),
         ])
         .unwrap_err();
-        assert_eq!((err.first, err.second), ("first", "second"));
+        assert_eq!(
+            (err.first, err.second),
+            (RuleKey::User("first"), RuleKey::User("second"))
+        );
     }
 
     #[test]
     fn insertions_at_a_deletion_boundary_are_kept() {
         let edits = normalize(vec![
-            Change::delete(range(2, 4), "del", ""),
-            Change::insert(4.into(), "Z", "ins", ""),
+            Change::delete(range(2, 4), RuleKey::User("del"), ""),
+            Change::insert(4.into(), "Z", RuleKey::User("ins"), ""),
         ])
         .unwrap();
         assert_eq!(apply("abcdef", &edits), "abZef");
@@ -176,8 +181,8 @@ mod tests {
     #[test]
     fn insertion_where_a_deletion_starts_goes_before_it() {
         let edits = normalize(vec![
-            Change::delete(range(0, 3), "del", ""),
-            Change::insert(0.into(), "use x;\n", "ins", ""),
+            Change::delete(range(0, 3), RuleKey::User("del"), ""),
+            Change::insert(0.into(), "use x;\n", RuleKey::User("ins"), ""),
         ])
         .unwrap();
         assert_eq!(apply("abcdef", &edits), "use x;\ndef");
@@ -186,14 +191,19 @@ mod tests {
     #[test]
     fn deleting_lines_between_blank_lines_keeps_one_blank_line() {
         let text = "use a;\n\ntype X = A;\ntype Y = B;\n\nfn main() {}\n";
-        let edits = normalize(vec![Change::delete(range(8, 32), "d", "")]).unwrap();
+        let edits = normalize(vec![Change::delete(range(8, 32), RuleKey::User("d"), "")]).unwrap();
         assert_eq!(&text[8..32], "type X = A;\ntype Y = B;\n");
         assert_eq!(apply(text, &edits), "use a;\n\nfn main() {}\n");
     }
 
     #[test]
     fn manual_findings_are_not_edits() {
-        let edits = normalize(vec![Change::manual(range(0, 1), "m", "look here")]).unwrap();
+        let edits = normalize(vec![Change::manual(
+            range(0, 1),
+            RuleKey::User("m"),
+            "look here",
+        )])
+        .unwrap();
         assert!(edits.is_empty());
     }
 }

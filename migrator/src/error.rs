@@ -1,6 +1,8 @@
 //! Errors of the library. Each says what went wrong, where, and what to do next.
 
 use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::time::Duration;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -39,6 +41,57 @@ pub enum Error {
     },
     #[error("cannot write the output: {0}; is the terminal or pipe still open?")]
     Output(#[source] std::io::Error),
+    #[error("`cargo update -p burn` failed in {dir}:\n{stderr}")]
+    LockUpdate { dir: PathBuf, stderr: String },
+    #[error("`Device::{device}` is not probed: Burn's `{device}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works")]
+    DeviceNeedsDownload { device: String },
+    #[error(
+        "`Device::{device}` cannot be probed on this machine (burn-migrate probes flex and vulkan)"
+    )]
+    DeviceNotProbed { device: String },
+    #[error("the {probe} driver crashed in the probe: {why}")]
+    DeviceCrashed { probe: String, why: String },
+    #[error("{probe} does not work here: {why}")]
+    DeviceFails { probe: String, why: String },
+    #[error("the {probe} probe does not build here: {why}")]
+    ProbeNotBuilt { probe: String, why: String },
+    #[error("the {probe} probe could not run: {source}")]
+    ProbeRun {
+        probe: String,
+        #[source]
+        source: Box<Error>,
+    },
+    /// A program of the project under verification: these messages go into the verdict,
+    /// next to the binary's name.
+    #[error("cannot start {}: {source}", binary.display())]
+    StartBinary {
+        binary: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("still running after {limit:.0?} (--run-limit)")]
+    RunLimit { binary: PathBuf, limit: Duration },
+    #[error("lost the process: {source}")]
+    ProcessLost {
+        binary: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{status}: {last_line}")]
+    RunFailed {
+        binary: PathBuf,
+        status: ExitStatus,
+        /// The last non-empty line of its standard error.
+        last_line: String,
+    },
+    #[error("{side}: building {dir} failed:\n{stderr}\nfix the build (`burn-migrate verify` lists the errors), then bench again")]
+    ProjectBuild {
+        side: String,
+        dir: PathBuf,
+        stderr: String,
+    },
+    #[error("{side}: {dir} has no Rust file to edit for the rebuild measurement; bench a project with Rust sources")]
+    NoSourceToEdit { side: String, dir: PathBuf },
     #[error("{0}")]
     Usage(String),
     #[error("internal error: {0}; please report it with the input that caused it")]

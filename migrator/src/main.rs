@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use burn_migrate::migrate::Options;
 use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::verify::{self, VerifyOptions};
 use burn_migrate::prove::{bench, framework, probe};
@@ -29,9 +28,6 @@ struct Cli {
     /// Print the diff `--apply` would write, without writing.
     #[arg(long)]
     diff: bool,
-    /// With --apply: also apply rules marked `review`.
-    #[arg(long = "unsafe")]
-    allow_review: bool,
     /// With --apply: edit a git work tree that has uncommitted changes.
     #[arg(long)]
     allow_dirty: bool,
@@ -289,13 +285,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 allow_dirty: cli.allow_dirty,
                 format: cli.format,
             };
-            let options = Options {
-                allow_review: cli.allow_review,
-            };
             let remaining = report::migrate::command(
                 &cli.path,
                 &rules,
-                &options,
                 mode,
                 &mut std::io::stdout(),
                 &mut stderr(),

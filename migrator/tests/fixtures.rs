@@ -127,9 +127,8 @@ fn manual_findings(project: &std::path::Path) -> String {
 #[test]
 fn device_tables_name_every_device_choice() {
     let rules = burn_migrate::rules::RuleSet::embedded().unwrap();
-    let options = burn_migrate::migrate::Options::default();
     for project in projects() {
-        let report = burn_migrate::migrate::run(&project.join("before"), &rules, &options).unwrap();
+        let report = burn_migrate::migrate::run(&project.join("before"), &rules).unwrap();
         let table = burn_migrate::report::emit::device_table(&report).unwrap_or_default();
         let expected =
             std::fs::read_to_string(project.join("device-table.txt")).unwrap_or_default();

@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 
 use burn_migrate::migrate::source::SourceFile;
-use burn_migrate::migrate::{migrate_text, rewrite_sources, Options};
-use burn_migrate::rules::RuleSet;
+use burn_migrate::migrate::{migrate_text, rewrite_sources};
+use burn_migrate::rules::{RuleId, RuleKey, RuleSet};
 
-fn port(text: &str) -> (String, Vec<&'static str>) {
+fn port(text: &str) -> (String, Vec<RuleKey>) {
     let rules = RuleSet::embedded().unwrap();
-    let outcome = migrate_text(text, &rules, &Options::default()).unwrap();
+    let outcome = migrate_text(text, &rules).unwrap();
     assert!(outcome.error.is_none(), "{:?}", outcome.error);
     let manual = outcome
         .changes
@@ -33,7 +33,7 @@ fn port_files(files: &[(&str, &str)]) -> Vec<String> {
             )
         })
         .collect();
-    rewrite_sources(&sources, &rules, &Options::default(), false)
+    rewrite_sources(&sources, &rules, false)
         .unwrap()
         .into_iter()
         .map(|o| o.migrated)
@@ -49,7 +49,7 @@ fn user_traits_that_extend_backend_mark_parameters_and_are_reported() {
         out.contains("pub fn f(x: Tensor<2>) -> Tensor<2> {"),
         "{out}"
     );
-    assert_eq!(manual, vec!["backend-extension-trait"]);
+    assert_eq!(manual, vec![RuleId::BackendExtensionTrait]);
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn a_device_shared_by_two_backends_is_reported() {
         "use burn::backend::{NdArray, Wgpu};\nuse burn::prelude::*;\n\nfn main() {\n    let device = Default::default();\n    let a = Tensor::<NdArray, 1>::ones([1], &device);\n    let b = Tensor::<Wgpu, 1>::ones([1], &device);\n    let _ = (a, b);\n}\n",
     );
     assert!(out.contains("let device = Default::default();"), "{out}");
-    assert_eq!(manual, vec!["default-device"]);
+    assert_eq!(manual, vec![RuleId::DefaultDevice]);
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn backend_device_defaults_become_constructors_or_are_reported() {
         out.contains("Tensor::zeros([2], &Device::default())"),
         "the generic site keeps its meaning:\n{out}"
     );
-    assert_eq!(manual, vec!["default-device"], "and reported");
+    assert_eq!(manual, vec![RuleId::DefaultDevice], "and reported");
 }
 
 #[test]

@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
+use crate::error::Error;
+
 /// What `cargo update -p burn` changed in the lockfile.
 #[derive(Debug, Default)]
 pub struct LockUpdate {
@@ -39,20 +41,31 @@ fn versions(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
 
 /// Runs `cargo update -p burn` in the workspace at `root` when it has a lockfile. `Ok(None)`:
 /// no lockfile to keep.
-pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdate>, String> {
+pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdate>, Error> {
     let lock_path = root.join("Cargo.lock");
     let Ok(before) = std::fs::read_to_string(&lock_path) else {
         return Ok(None);
     };
-    let output = Command::new(crate::util::cargo::program())
+    let program = crate::util::cargo::program();
+    let output = Command::new(&program)
         .args(["update", "--quiet", "-p", "burn"])
         .current_dir(root)
         .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|source| Error::Spawn {
+            program,
+            dir: root.to_path_buf(),
+            source,
+        })?;
     if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
+        return Err(Error::LockUpdate {
+            dir: root.to_path_buf(),
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        });
     }
-    let after = std::fs::read_to_string(&lock_path).map_err(|e| e.to_string())?;
+    let after = std::fs::read_to_string(&lock_path).map_err(|source| Error::Io {
+        path: lock_path.clone(),
+        source,
+    })?;
     let (old, new) = (versions(&before), versions(&after));
     let mut update = LockUpdate::default();
     let names: BTreeSet<&String> = old.keys().chain(new.keys()).collect();

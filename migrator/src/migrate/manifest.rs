@@ -4,13 +4,7 @@
 
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
-use crate::rules::{FeatureAdd, FeatureMap};
-
-pub const RULE_VERSION: &str = "cargo-burn-version";
-pub const RULE_FEATURES: &str = "cargo-burn-features";
-pub const RULE_BACKEND_CRATES: &str = "cargo-backend-crates";
-pub const RULE_RUST_VERSION: &str = "cargo-rust-version";
-pub const RULE_DEVICE_FEATURES: &str = "cargo-device-features";
+use crate::rules::{FeatureAdd, FeatureMap, RuleId, RuleKey};
 
 /// Rust release Burn 0.22 needs.
 pub const MIN_RUST: (u64, u64) = (1, 95);
@@ -37,7 +31,7 @@ pub const BURN_SUBCRATE_VERSION: &str = "0.22";
 /// One change to a manifest, for the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestChange {
-    pub rule: &'static str,
+    pub rule: RuleKey,
     /// False for findings a person has to act on.
     pub fixable: bool,
     /// The dependency key the change is about, to locate it in the text.
@@ -58,11 +52,13 @@ pub struct FeatureRules<'a> {
     pub code_uses: &'a dyn Fn(&str) -> bool,
 }
 
-/// Migrates one manifest's text. Errors are TOML parse errors, as text for the report.
-pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, String> {
-    let mut doc: DocumentMut = text
-        .parse()
-        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+/// Migrates one manifest's text. The error is the text's TOML syntax error; the caller, which
+/// knows the file, reports it.
+pub fn migrate(
+    text: &str,
+    features: &FeatureRules,
+) -> Result<ManifestResult, toml_edit::TomlError> {
+    let mut doc: DocumentMut = text.parse()?;
     let mut changes = Vec::new();
     let root = doc.as_table_mut();
     for package in ["package", "workspace"] {
@@ -200,7 +196,7 @@ fn add_features(
 
 fn version_change(key: &str, target: &str) -> ManifestChange {
     ManifestChange {
-        rule: RULE_VERSION,
+        rule: RuleId::CargoBurnVersion.into(),
         fixable: true,
         key: key.to_string(),
         message: format!("`{key}` moves to {target}"),
@@ -322,7 +318,7 @@ fn fold_backend_crates(
         table.remove(krate);
         folded.push(*feature);
         changes.push(ManifestChange {
-            rule: RULE_BACKEND_CRATES,
+            rule: RuleId::CargoBackendCrates.into(),
             fixable: true,
             key: krate.to_string(),
             message: format!("`{krate}` becomes the `{feature}` feature of `burn`"),
@@ -383,7 +379,7 @@ fn raise_rust_version(root: &mut Table, table: &str, changes: &mut Vec<ManifestC
             *s = new;
         }
         changes.push(ManifestChange {
-            rule: RULE_RUST_VERSION,
+            rule: RuleId::CargoRustVersion.into(),
             fixable: true,
             key: "rust-version".to_string(),
             message: format!("Burn 0.22 needs Rust {raised}; `rust-version` was {current}"),
@@ -464,7 +460,7 @@ mod tests {
             from: from.into(),
             to: to.map(Into::into),
             manual: None,
-            rule: RULE_FEATURES,
+            rule: RuleId::CargoBurnFeatures.into(),
         }
     }
 
@@ -474,7 +470,7 @@ mod tests {
             feature: "optim".into(),
             when_path: "burn::optim".into(),
             only_without_default_features: true,
-            rule: "cargo-optim-feature",
+            rule: RuleId::CargoOptimFeature.into(),
         }];
         let rules = FeatureRules {
             maps: &maps,

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
-use crate::rules::{Applicability, RuleSet};
+use crate::rules::{Applicability, RuleId, RuleSet};
 use discover::Workspace;
 use manifest::ManifestChange;
 use source::SourceFile;
@@ -27,12 +27,6 @@ use transforms::FileCtx;
 /// Rules run again on their own output until nothing changes; a rule set that keeps
 /// changing its own output past this many passes has a bug.
 const MAX_PASSES: usize = 5;
-
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Also apply `review` rules.
-    pub allow_review: bool,
-}
 
 #[derive(Debug)]
 pub struct FileOutcome {
@@ -92,17 +86,14 @@ impl Report {
     }
 
     /// Manual findings and failures: what `--apply` leaves for a person.
-    pub fn unresolved_count(&self, rules: &RuleSet, options: &Options) -> usize {
+    pub fn unresolved_count(&self, rules: &RuleSet) -> usize {
         self.files
             .iter()
             .map(|f| {
                 if f.error.is_some() {
                     return f.changes.len().max(1);
                 }
-                f.changes
-                    .iter()
-                    .filter(|c| !is_applied(c, rules, options))
-                    .count()
+                f.changes.iter().filter(|c| !is_applied(c, rules)).count()
             })
             .sum::<usize>()
             + self
@@ -115,19 +106,18 @@ impl Report {
     }
 }
 
-/// Whether `--apply` (with these options) applies a change.
-pub fn is_applied(change: &Change, rules: &RuleSet, options: &Options) -> bool {
+/// Whether `--apply` applies a change.
+pub fn is_applied(change: &Change, rules: &RuleSet) -> bool {
     if change.replacement.is_none() {
         return false;
     }
-    match rules.get(change.rule).map(|r| r.applicability) {
+    match rules.get(change.rule.as_str()).map(|r| r.applicability) {
         Some(Applicability::Safe) => true,
-        Some(Applicability::Review) => options.allow_review,
         Some(Applicability::Manual) | None => false,
     }
 }
 
-pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Error> {
+pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
     let workspace = discover::discover(path)?;
     let mut report = Report {
         root: workspace.root.clone(),
@@ -150,7 +140,7 @@ pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Er
     if !report.uses_burn {
         return Ok(report);
     }
-    report.files = rewrite_sources(&workspace.files, rules, options, report.already_migrated)?;
+    report.files = rewrite_sources(&workspace.files, rules, report.already_migrated)?;
     report.manifests = rewrite_manifests(&workspace, rules, &report.files);
     report
         .manifests
@@ -164,7 +154,6 @@ pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Er
 pub fn rewrite_sources(
     files: &[SourceFile],
     rules: &RuleSet,
-    options: &Options,
     migrated: bool,
 ) -> Result<Vec<FileOutcome>, Error> {
     let mut outcomes: Vec<FileOutcome> = files
@@ -191,7 +180,7 @@ pub fn rewrite_sources(
                 continue;
             }
             let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
-            transforms::run_all(&mut ctx);
+            transforms::run_all(&mut ctx)?;
             if pass == 0 {
                 outcomes[file_id].device_choices = std::mem::take(&mut ctx.device_choices);
             }
@@ -207,13 +196,13 @@ pub fn rewrite_sources(
             for change in &changes {
                 rules.rule(change.rule)?;
             }
-            let changes = drop_moot_findings(changes, rules, options);
+            let changes = drop_moot_findings(changes, rules);
             if pass == 0 {
                 outcomes[file_id].changes = changes.clone();
             }
             let applicable: Vec<Change> = changes
                 .into_iter()
-                .filter(|c| is_applied(c, rules, options))
+                .filter(|c| is_applied(c, rules))
                 .collect();
             let edits = match edit::normalize(applicable) {
                 Ok(edits) => edits,
@@ -272,21 +261,21 @@ pub fn rewrite_sources(
 
 /// Findings that stay even inside removed text: what they report is lost with that text (the
 /// `f64` of a deleted `type B = NdArray<f64>;`), so the person has to hear it.
-const STICKY_FINDINGS: &[&str] = &[crate::migrate::transforms::RULE_ELEMENT_GENERICS];
+const STICKY_FINDINGS: &[RuleId] = &[RuleId::BackendElementGenerics];
 
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
-fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, options: &Options) -> Vec<Change> {
+fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet) -> Vec<Change> {
     let edited: Vec<ra_ap_syntax::TextRange> = changes
         .iter()
-        .filter(|c| !c.range.is_empty() && is_applied(c, rules, options))
+        .filter(|c| !c.range.is_empty() && is_applied(c, rules))
         .map(|c| c.range)
         .collect();
     changes
         .into_iter()
         .filter(|c| {
             c.replacement.is_some()
-                || STICKY_FINDINGS.contains(&c.rule)
+                || STICKY_FINDINGS.iter().any(|id| c.rule == *id)
                 || !edited
                     .iter()
                     .any(|r| *r != c.range && r.contains_range(c.range))
@@ -335,13 +324,13 @@ fn rewrite_manifests(
                     changes: result.changes,
                     error: None,
                 },
-                Err(message) => ManifestOutcome {
+                Err(syntax) => ManifestOutcome {
                     path,
                     display,
                     migrated: original.clone(),
                     original,
                     changes: Vec::new(),
-                    error: Some(message),
+                    error: Some(syntax.to_string()),
                 },
             }
         })
@@ -378,7 +367,7 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
         out.push(ManifestOutcome {
             display: name.to_string(),
             changes: vec![ManifestChange {
-                rule: manifest::RULE_RUST_VERSION,
+                rule: RuleId::CargoRustVersion.into(),
                 fixable: true,
                 key: "channel".to_string(),
                 message: format!(
@@ -427,7 +416,7 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
     };
     for (feature, constructor) in missing {
         target.changes.push(ManifestChange {
-            rule: manifest::RULE_DEVICE_FEATURES,
+            rule: RuleId::CargoDeviceFeatures.into(),
             fixable: false,
             key: "burn".to_string(),
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
@@ -486,7 +475,7 @@ pub fn ensure_clean_tree(root: &Path) -> Result<(), Error> {
 
 /// Migrates one piece of Rust text on its own, as a one-file 0.21 project: for rule examples
 /// and tests.
-pub fn migrate_text(text: &str, rules: &RuleSet, options: &Options) -> Result<FileOutcome, Error> {
+pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
     let file = SourceFile::from_text(
         PathBuf::from("example.rs"),
         "example.rs".to_string(),
@@ -494,7 +483,7 @@ pub fn migrate_text(text: &str, rules: &RuleSet, options: &Options) -> Result<Fi
         0,
         ra_ap_syntax::Edition::Edition2021,
     );
-    let mut outcomes = rewrite_sources(&[file], rules, options, false)?;
+    let mut outcomes = rewrite_sources(&[file], rules, false)?;
     outcomes
         .pop()
         .ok_or_else(|| Error::Internal("no outcome for the example".to_string()))

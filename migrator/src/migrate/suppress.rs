@@ -85,7 +85,7 @@ pub fn apply(changes: Vec<Change>, suppressions: &mut [Suppression]) -> Vec<Chan
         .filter(|change| {
             let hit = suppressions
                 .iter_mut()
-                .find(|s| s.rule == change.rule && s.range.contains_range(change.range));
+                .find(|s| change.rule == s.rule && s.range.contains_range(change.range));
             match hit {
                 Some(s) => {
                     s.used = true;

@@ -42,10 +42,11 @@ pub fn bench(
             let started = Instant::now();
             let output = cargo::run(dir, &target, &all)?;
             if !output.status.success() {
-                return Err(Error::Internal(format!(
-                    "{side}: the build failed:\n{}",
-                    String::from_utf8_lossy(&output.stderr)
-                )));
+                return Err(Error::ProjectBuild {
+                    side: side.to_string(),
+                    dir: dir.to_path_buf(),
+                    stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
             }
             Ok(started.elapsed())
         };
@@ -65,8 +66,10 @@ pub fn bench(
         }
         progress(&format!("{side}: building the project's crates"));
         let cold = build(&[])?;
-        let edited = model_file(dir)
-            .ok_or_else(|| Error::Internal(format!("{side}: no Rust file to edit")))?;
+        let edited = model_file(dir).ok_or_else(|| Error::NoSourceToEdit {
+            side: side.to_string(),
+            dir: dir.to_path_buf(),
+        })?;
         edit_one_line(&edited)?;
         progress(&format!(
             "{side}: rebuilding after a one-line edit of {}",

@@ -51,9 +51,6 @@ pub fn rule_page(rule: &Rule) -> String {
     let _ = writeln!(page, "# {}\n", rule.title);
     let fix = match rule.applicability {
         crate::rules::Applicability::Safe => "fixed by `burn-migrate --apply`",
-        crate::rules::Applicability::Review => {
-            "fixed by `burn-migrate --apply --unsafe`, review the result"
-        }
         crate::rules::Applicability::Manual => {
             "reported by `burn-migrate --check`; a person ports it"
         }

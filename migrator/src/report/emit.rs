@@ -11,7 +11,7 @@ use serde::Serialize;
 use similar::TextDiff;
 
 use crate::edit::Change;
-use crate::migrate::{is_applied, Options, Report};
+use crate::migrate::{is_applied, Report};
 use crate::rules::RuleSet;
 
 /// A unified diff of every changed file, manifests included. Each hunk header carries the ids
@@ -75,7 +75,7 @@ fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String 
                     first < old_lines.end.max(old_lines.start + 1) && last >= old_lines.start
                 }
             })
-            .map(|c| c.rule)
+            .map(|c| c.rule.as_str())
             .collect();
         let rules: Vec<&str> = rules.into_iter().collect();
         out.push_str(&format!("{} {}\n", hunk.header(), rules.join(", ")));
@@ -98,7 +98,6 @@ fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String 
 pub fn diagnostics(
     report: &Report,
     rules: &RuleSet,
-    options: &Options,
     writer: &mut dyn WriteColor,
 ) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
@@ -112,9 +111,9 @@ pub fn diagnostics(
             let diagnostic = finding(
                 id,
                 change.range,
-                change.rule,
+                change.rule.as_str(),
                 &change.message,
-                is_applied(change, rules, options),
+                is_applied(change, rules),
                 rules,
             );
             emit_one(writer, &config, &files, &diagnostic)?;
@@ -133,7 +132,7 @@ pub fn diagnostics(
             let diagnostic = finding(
                 id,
                 range,
-                change.rule,
+                change.rule.as_str(),
                 &change.message,
                 change.fixable,
                 rules,
@@ -209,9 +208,9 @@ fn key_range(text: &str, key: &str) -> TextRange {
 }
 
 /// One-line summary for people.
-pub fn summary(report: &Report, rules: &RuleSet, options: &Options) -> String {
+pub fn summary(report: &Report, rules: &RuleSet) -> String {
     let findings = report.finding_count();
-    let unresolved = report.unresolved_count(rules, options);
+    let unresolved = report.unresolved_count(rules);
     let files = report
         .files
         .iter()
@@ -246,7 +245,7 @@ struct JsonFinding<'a> {
 }
 
 /// Findings as JSON, one object per finding, for tools.
-pub fn json(report: &Report, rules: &RuleSet, options: &Options) -> String {
+pub fn json(report: &Report, rules: &RuleSet) -> String {
     let mut out = Vec::new();
     for file in &report.files {
         for change in &file.changes {
@@ -255,9 +254,9 @@ pub fn json(report: &Report, rules: &RuleSet, options: &Options) -> String {
                 file: &file.display,
                 line,
                 column,
-                rule: change.rule,
+                rule: change.rule.as_str(),
                 message: &change.message,
-                fixable: is_applied(change, rules, options),
+                fixable: is_applied(change, rules),
             });
         }
     }
@@ -271,7 +270,7 @@ pub fn json(report: &Report, rules: &RuleSet, options: &Options) -> String {
                 file: &manifest.display,
                 line,
                 column,
-                rule: change.rule,
+                rule: change.rule.as_str(),
                 message: &change.message,
                 fixable: change.fixable,
             });
@@ -381,7 +380,7 @@ pub fn compile_errors(
                 id
             }
         };
-        let note = match error.rule.as_deref().and_then(|r| rules.get(r)) {
+        let note = match error.rule.and_then(|r| rules.get(r.as_str())) {
             Some(rule) => format!(
                 "covered by rule `{}` ({}): {}; `burn-migrate explain {}` shows the guide page",
                 rule.id, rule.applicability, rule.hint, rule.id

@@ -9,7 +9,7 @@ use std::path::Path;
 use codespan_reporting::term::termcolor::WriteColor;
 
 use crate::error::Error;
-use crate::migrate::{self, Options, Report};
+use crate::migrate::{self, Report};
 use crate::report::{emit, Format};
 use crate::rules::RuleSet;
 
@@ -33,12 +33,11 @@ pub struct Mode {
 pub fn command(
     path: &Path,
     rules: &RuleSet,
-    options: &Options,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<usize, Error> {
-    let report = migrate::run(path, rules, options)?;
+    let report = migrate::run(path, rules)?;
     if !report.uses_burn {
         writeln!(
             err,
@@ -49,8 +48,8 @@ pub fn command(
         return Ok(0);
     }
     match mode.format {
-        Format::Json => writeln!(out, "{}", emit::json(&report, rules, options)),
-        Format::Human if mode.check => emit::diagnostics(&report, rules, options, err),
+        Format::Json => writeln!(out, "{}", emit::json(&report, rules)),
+        Format::Human if mode.check => emit::diagnostics(&report, rules, err),
         Format::Human => Ok(()),
     }
     .map_err(Error::Output)?;
@@ -63,9 +62,9 @@ pub fn command(
             update_lockfile(&report, err).map_err(Error::Output)?;
         }
     }
-    outcome(&report, rules, options, mode, out, err).map_err(Error::Output)?;
+    outcome(&report, rules, mode, out, err).map_err(Error::Output)?;
     Ok(if mode.apply {
-        report.unresolved_count(rules, options)
+        report.unresolved_count(rules)
     } else {
         report.finding_count()
     })
@@ -76,7 +75,6 @@ pub fn command(
 fn outcome(
     report: &Report,
     rules: &RuleSet,
-    options: &Options,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
@@ -92,7 +90,7 @@ fn outcome(
     for line in emit::suppression_report(report, rules) {
         writeln!(err, "{line}")?;
     }
-    writeln!(err, "{}", emit::summary(report, rules, options))
+    writeln!(err, "{}", emit::summary(report, rules))
 }
 
 /// Moves Burn in the project's `Cargo.lock` after its manifests moved, and says what moved; a

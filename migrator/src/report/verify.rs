@@ -92,7 +92,7 @@ pub fn json(verdict: &Verdict) -> serde_json::Value {
                 "byte_range": [e.range.start, e.range.end],
                 "code": e.code,
                 "message": e.message,
-                "rule": e.rule,
+                "rule": e.rule.map(crate::rules::RuleKey::as_str),
             })).collect::<Vec<_>>(),
         })
     };

@@ -3,6 +3,11 @@
 //! A rule file is the single source of a rule's id, documentation and examples. Rules that
 //! code implements (`transform = "..."`) still have a file; data tables that transforms read
 //! (the backend-to-device mapping, the Cargo feature map) live in the rule file that owns them.
+//!
+//! `build.rs` also generates the registry from the files: `RuleId`, one variant per built-in
+//! rule (code names rules only through it, so a wrong id does not compile), and `TransformId`,
+//! one variant per transform name the files use. Findings carry a `RuleKey`: a `RuleId`, or
+//! the id of a data rule from a user's rule file (`--rules DIR`), which names no transform.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,7 +17,92 @@ use serde::Deserialize;
 
 use crate::error::Error;
 
-include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
+include!(concat!(env!("OUT_DIR"), "/rule_registry.rs"));
+
+impl RuleId {
+    /// The built-in rule with this id, if there is one.
+    pub fn from_id(id: &str) -> Option<RuleId> {
+        RuleId::ALL.iter().copied().find(|r| r.as_str() == id)
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The rule a change or finding belongs to: a built-in rule, or a data rule from a user's
+/// rule file (`--rules DIR`), which has no `RuleId` and is named by its interned id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleKey {
+    Builtin(RuleId),
+    User(&'static str),
+    /// Edits the tool makes for its own purposes in a scratch copy (verify moving devices,
+    /// adding the memory watch, applying rustc's suggestions): no rule file declares them.
+    Tool(&'static str),
+}
+
+impl RuleKey {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKey::Builtin(id) => id.as_str(),
+            RuleKey::User(id) | RuleKey::Tool(id) => id,
+        }
+    }
+
+    /// The built-in rule, unless this is a user's data rule.
+    pub fn builtin(self) -> Option<RuleId> {
+        match self {
+            RuleKey::Builtin(id) => Some(id),
+            RuleKey::User(_) | RuleKey::Tool(_) => None,
+        }
+    }
+}
+
+impl From<RuleId> for RuleKey {
+    fn from(id: RuleId) -> Self {
+        RuleKey::Builtin(id)
+    }
+}
+
+/// Reports list rules by id, whichever kind they are.
+impl Ord for RuleKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for RuleKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq<RuleId> for RuleKey {
+    fn eq(&self, other: &RuleId) -> bool {
+        *self == RuleKey::Builtin(*other)
+    }
+}
+
+/// Comparing with a written id (a suppression comment, a rule file's `id`).
+impl PartialEq<str> for RuleKey {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<String> for RuleKey {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl fmt::Display for RuleKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -35,8 +125,6 @@ pub enum Category {
 pub enum Applicability {
     /// Applied by `--apply`.
     Safe,
-    /// Applied only with `--apply --unsafe`.
-    Review,
     /// Reported with guidance, never edited.
     Manual,
 }
@@ -45,13 +133,12 @@ impl fmt::Display for Applicability {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Applicability::Safe => "safe",
-            Applicability::Review => "review",
             Applicability::Manual => "manual",
         })
     }
 }
 
-/// A before/after pair. For `safe` and `review` rules, `after` is exactly what the migrator
+/// A before/after pair. For `safe` rules, `after` is exactly what the migrator
 /// makes of `before`; for `manual` rules it is the port a person writes, and the migrator must
 /// report the rule on `before`. Either way `before` compiles against Burn 0.21 and `after`
 /// against Burn 0.22.
@@ -133,8 +220,8 @@ pub enum DataRule {
 #[serde(deny_unknown_fields)]
 pub struct BackendEntry {
     /// The rule that declares the entry: device rewrites for this backend carry its id.
-    #[serde(skip)]
-    pub rule: &'static str,
+    #[serde(skip, default = "unset_rule")]
+    pub rule: RuleKey,
     /// Type names of the backend (`NdArray`, `Wgpu`, ...), as exported by `burn::backend`.
     pub types: Vec<String>,
     /// Device types whose values select this backend (`NdArrayDevice`, ...).
@@ -166,8 +253,8 @@ pub struct FeatureMap {
     /// Report the feature for a person instead of changing it (deprecated backends).
     #[serde(default)]
     pub manual: Option<String>,
-    #[serde(skip)]
-    pub rule: &'static str,
+    #[serde(skip, default = "unset_rule")]
+    pub rule: RuleKey,
 }
 
 /// A Burn feature 0.22 needs where 0.21 did not: added when the code uses a path.
@@ -180,17 +267,17 @@ pub struct FeatureAdd {
     /// Only for dependencies with `default-features = false` (the feature is a default one).
     #[serde(default)]
     pub only_without_default_features: bool,
-    #[serde(skip)]
-    pub rule: &'static str,
+    #[serde(skip, default = "unset_rule")]
+    pub rule: RuleKey,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
     pub id: String,
-    /// The id, interned for the life of the program, for findings to name.
-    #[serde(skip)]
-    pub key: &'static str,
+    /// The id as findings name it (set when the file is loaded).
+    #[serde(skip, default = "unset_rule")]
+    pub key: RuleKey,
     pub title: String,
     pub category: Category,
     pub applicability: Applicability,
@@ -216,6 +303,18 @@ pub struct Rule {
     pub feature_adds: Vec<FeatureAdd>,
 }
 
+/// Where a rule file comes from: built-in files get a `RuleId`, user files are data rules.
+#[derive(Debug, Clone, Copy)]
+enum Origin {
+    Builtin,
+    User,
+}
+
+/// Placeholder until `RuleSet::add` sets the real key.
+fn unset_rule() -> RuleKey {
+    RuleKey::User("")
+}
+
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     rules: BTreeMap<String, Rule>,
@@ -228,7 +327,7 @@ impl RuleSet {
             rules: BTreeMap::new(),
         };
         for (name, text) in EMBEDDED_RULES {
-            set.add(Path::new(name), text)?;
+            set.add(Path::new(name), text, Origin::Builtin)?;
         }
         Ok(set)
     }
@@ -249,12 +348,12 @@ impl RuleSet {
                 path: path.clone(),
                 source,
             })?;
-            self.add(&path, &text)?;
+            self.add(&path, &text, Origin::User)?;
         }
         Ok(())
     }
 
-    fn add(&mut self, path: &Path, text: &str) -> Result<(), Error> {
+    fn add(&mut self, path: &Path, text: &str, origin: Origin) -> Result<(), Error> {
         let mut rule: Rule = toml_edit::de::from_str(text).map_err(|e| Error::Rule {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -278,8 +377,23 @@ impl RuleSet {
                 message: format!("a rule with id `{}` is already defined", rule.id),
             });
         }
-        // Rule sets are loaded once per run; interning the id lets findings carry `&'static str`.
-        rule.key = Box::leak(rule.id.clone().into_boxed_str());
+        rule.key = match (origin, RuleId::from_id(&rule.id)) {
+            (Origin::Builtin, Some(id)) => RuleKey::Builtin(id),
+            (Origin::Builtin, None) => {
+                return Err(Error::Internal(format!(
+                    "embedded rule file {} has no RuleId: build.rs generates one per file",
+                    path.display()
+                )))
+            }
+            (Origin::User, _) if rule.transform.is_some() => {
+                return Err(Error::Rule {
+                    path: path.to_path_buf(),
+                    message: "user rule files declare data rules only: remove `transform` (transforms are built into burn-migrate)".to_string(),
+                })
+            }
+            // Rule sets are loaded once per run; interning the id lets findings carry it by copy.
+            (Origin::User, _) => RuleKey::User(Box::leak(rule.id.clone().into_boxed_str())),
+        };
         for backend in &mut rule.backends {
             backend.rule = rule.key;
         }
@@ -297,6 +411,12 @@ impl RuleSet {
         self.rules.get(id)
     }
 
+    /// The file of a built-in rule; every `RuleId` has one (build.rs generates them from the
+    /// files embedded here).
+    pub fn builtin(&self, id: RuleId) -> Result<&Rule, Error> {
+        self.rule(RuleKey::Builtin(id))
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Rule> {
         self.rules.values()
     }
@@ -307,7 +427,7 @@ impl RuleSet {
     }
 
     /// Every data rewrite, with the id of the rule that declares it.
-    pub fn data_rules(&self) -> impl Iterator<Item = (&'static str, &DataRule)> {
+    pub fn data_rules(&self) -> impl Iterator<Item = (RuleKey, &DataRule)> {
         self.rules
             .values()
             .flat_map(|r| r.rewrites.iter().map(move |d| (r.key, d)))
@@ -323,11 +443,11 @@ impl RuleSet {
         self.rules.values().flat_map(|r| r.features.iter())
     }
 
-    /// Looks a rule up for a diagnostic. Transforms name their rules by constant ids, and a
-    /// test checks that each of those ids has a file, so a miss is a bug in the tool.
-    pub fn rule(&self, id: &str) -> Result<&Rule, Error> {
-        self.get(id)
-            .ok_or_else(|| Error::Internal(format!("rule `{id}` has no file in rules/")))
+    /// Looks a rule up for a diagnostic. Built-in ids are generated from the embedded files and
+    /// user ids come from loaded files, so a miss is a bug in the tool.
+    pub fn rule(&self, key: RuleKey) -> Result<&Rule, Error> {
+        self.get(key.as_str())
+            .ok_or_else(|| Error::Internal(format!("rule `{key}` has no file in rules/")))
     }
 }
 
@@ -394,5 +514,37 @@ impl RuleSet {
             rule.features
                 .retain(|m| m.to.as_deref() != Some(m.from.as_str()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const USER_RULE: &str = "id = \"team-rule\"\ntitle = \"t\"\ncategory = \"tensors\"\napplicability = \"safe\"\nhint = \"h\"\nwhy = \"w\"\n";
+
+    #[test]
+    fn builtin_rules_get_their_generated_id_and_user_rules_their_own() {
+        let mut rules = RuleSet::embedded().unwrap();
+        for id in RuleId::ALL {
+            assert_eq!(rules.builtin(*id).unwrap().key, RuleKey::Builtin(*id));
+        }
+        rules
+            .add(Path::new("team-rule.toml"), USER_RULE, Origin::User)
+            .unwrap();
+        assert_eq!(
+            rules.get("team-rule").unwrap().key,
+            RuleKey::User("team-rule")
+        );
+    }
+
+    #[test]
+    fn user_rules_cannot_name_a_transform() {
+        let mut rules = RuleSet::embedded().unwrap();
+        let text = format!("{USER_RULE}transform = \"imports\"\n");
+        let error = rules
+            .add(Path::new("team-rule.toml"), &text, Origin::User)
+            .unwrap_err();
+        assert!(error.to_string().contains("data rules only"), "{error}");
     }
 }

@@ -9,9 +9,8 @@ use ra_ap_syntax::AstNode;
 use super::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::is_backend_device_type;
+use crate::rules::RuleId;
 use crate::util::syntax::indentation;
-
-pub const RULE: &str = "autodiff-device";
 
 pub fn run(ctx: &mut FileCtx) {
     for function in ctx.root().descendants().filter_map(ast::Fn::cast) {
@@ -57,7 +56,7 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.push(Change::insert(
                 open.text_range().end(),
                 inserted,
-                RULE,
+                RuleId::AutodiffDevice,
                 "this function required an autodiff backend: enable autodiff on its device",
             ));
         }

@@ -7,9 +7,8 @@ use ra_ap_syntax::AstNode;
 
 use super::FileCtx;
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_names};
-
-pub use super::imports::RULE_AUTODIFF_MODULE as RULE;
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
@@ -32,7 +31,7 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
                 "Module",
-                RULE,
+                RuleId::AutodiffModule,
                 "`AutodiffModule` is gone in Burn 0.22: bound by `Module`",
             ));
         } else if last == "InnerModule" {
@@ -42,7 +41,7 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
                 base,
-                RULE,
+                RuleId::AutodiffModule,
                 "`valid()` returns the module's own type in Burn 0.22",
             ));
         }

@@ -7,9 +7,8 @@ use ra_ap_syntax::AstNode;
 
 use super::{device_expression, FileCtx};
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::line_removal_range;
-
-pub const RULE: &str = "backend-type-alias";
 
 pub fn run(ctx: &mut FileCtx) {
     for alias in ctx.root().descendants().filter_map(ast::TypeAlias::cast) {
@@ -21,7 +20,7 @@ pub fn run(ctx: &mut FileCtx) {
         let device = device_expression(ctx.index, &spec);
         ctx.push(Change::delete(
             line_removal_range(alias.syntax()),
-            RULE,
+            RuleId::BackendTypeAlias,
             format!(
                 "backend alias `{}` is replaced by the device `{device}`",
                 name.text()

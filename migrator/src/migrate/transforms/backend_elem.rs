@@ -7,10 +7,8 @@ use ra_ap_syntax::{AstNode, TextRange};
 
 use super::FileCtx;
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_names};
-
-pub const RULE_CONVERT: &str = "convert-backend-elem";
-pub const RULE_ELEM: &str = "elem-backend-elem";
 
 const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
 
@@ -24,8 +22,8 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let rule = match name.text() {
-            "convert" => RULE_CONVERT,
-            "elem" => RULE_ELEM,
+            "convert" => RuleId::ConvertBackendElem,
+            "elem" => RuleId::ElemBackendElem,
             _ => continue,
         };
         if call.arg_list().is_none_or(|a| a.args().next().is_some()) {

@@ -5,9 +5,10 @@
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
+use super::use_items::{full_use_path, path_matches};
 use super::FileCtx;
 use crate::edit::Change;
-use crate::rules::DataRule;
+use crate::rules::{DataRule, RuleKey};
 use crate::util::syntax::segment_names;
 
 pub fn run(ctx: &mut FileCtx) {
@@ -68,17 +69,6 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
-pub fn path_matches(full: &[String], pattern: &str) -> bool {
-    let parts: Vec<&str> = pattern.split("::").collect();
-    match parts.split_last() {
-        Some((&"*", module)) => {
-            full.len() > module.len() && full.iter().zip(module).all(|(a, b)| a == b)
-        }
-        _ => full.len() == parts.len() && full.iter().zip(&parts).all(|(a, b)| a == b),
-    }
-}
-
 /// Paths outside imports, not counting the qualifiers of longer paths.
 fn code_paths(root: &SyntaxNode) -> impl Iterator<Item = ast::Path> {
     root.descendants()
@@ -103,7 +93,7 @@ fn imported_names(root: &SyntaxNode, pattern: &str) -> Vec<(String, Vec<String>)
         .filter_map(ast::UseTree::cast)
         .filter(|t| t.use_tree_list().is_none() && t.star_token().is_none())
         .filter_map(|t| {
-            let full = super::imports::full_use_path(&t);
+            let full = full_use_path(&t);
             if !path_matches(&full, pattern) {
                 return None;
             }
@@ -117,7 +107,7 @@ fn imported_names(root: &SyntaxNode, pattern: &str) -> Vec<(String, Vec<String>)
         .collect()
 }
 
-fn rename_path(ctx: &mut FileCtx, rule: &'static str, from: &str, to: Option<&str>) {
+fn rename_path(ctx: &mut FileCtx, rule: RuleKey, from: &str, to: Option<&str>) {
     let root = ctx.root();
     let Some(to) = to else { return };
     let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
@@ -165,12 +155,7 @@ fn rename_path(ctx: &mut FileCtx, rule: &'static str, from: &str, to: Option<&st
     }
 }
 
-fn report_removed(
-    ctx: &mut FileCtx,
-    rule: &'static str,
-    patterns: &[String],
-    message: Option<&str>,
-) {
+fn report_removed(ctx: &mut FileCtx, rule: RuleKey, patterns: &[String], message: Option<&str>) {
     let say = |what: &str| {
         message
             .map(str::to_string)
@@ -299,7 +284,7 @@ fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
     }
 }
 
-fn report_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern, message: &str) {
+fn report_calls(ctx: &mut FileCtx, rule: RuleKey, pattern: &CallPattern, message: &str) {
     for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
         let range = name_range.cover(arg_list.syntax().text_range());
         ctx.push(Change::manual(range, rule, message));
@@ -309,7 +294,7 @@ fn report_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern, me
 /// Reports the definitions of `functions` inside `impl <trait_name> for ..` blocks.
 fn report_impl_fns(
     ctx: &mut FileCtx,
-    rule: &'static str,
+    rule: RuleKey,
     trait_name: &str,
     functions: &[String],
     message: &str,
@@ -349,7 +334,7 @@ fn report_impl_fns(
     }
 }
 
-fn rewrite_calls(ctx: &mut FileCtx, rule: &'static str, pattern: &CallPattern) {
+fn rewrite_calls(ctx: &mut FileCtx, rule: RuleKey, pattern: &CallPattern) {
     let called = pattern.method.or(pattern.function).unwrap_or_default();
     for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
         if let Some(to) = pattern.to {

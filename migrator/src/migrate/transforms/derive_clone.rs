@@ -7,8 +7,7 @@ use ra_ap_syntax::{AstNode, TextRange, TextSize};
 
 use super::FileCtx;
 use crate::edit::Change;
-
-pub const RULE: &str = "module-derive-clone";
+use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
     for adt in ctx.root().descendants().filter_map(ast::Adt::cast) {
@@ -59,7 +58,7 @@ pub fn run(ctx: &mut FileCtx) {
             let end = range.start() + TextSize::from(end as u32);
             ctx.push(Change::delete(
                 TextRange::new(start, end),
-                RULE,
+                RuleId::ModuleDeriveClone,
                 "`derive(Module)` implements `Clone` in Burn 0.22",
             ));
         }

@@ -12,9 +12,8 @@ use super::{device_expression, FileCtx};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
 use crate::rules::BackendEntry;
+use crate::rules::{RuleId, RuleKey};
 use crate::util::syntax::segment_names;
-
-pub const RULE_DEFAULT: &str = "default-device";
 
 /// Burn functions and methods that take a device argument.
 const DEVICE_TAKING: &[&str] = &[
@@ -170,7 +169,7 @@ fn record_choice(
     entry: usize,
     autodiff: bool,
     expr: &str,
-    rule: &'static str,
+    rule: RuleKey,
 ) {
     let backend = &ctx.index.backends[entry];
     let name = backend.types.first().cloned().unwrap_or_default();
@@ -248,21 +247,21 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
         BodyBackend::One(spec) => {
             let expr = device_expression(ctx.index, &spec);
             note_imports(ctx, &expr);
-            record_choice(ctx, call.syntax(), spec.entry, spec.autodiff, &expr, RULE_DEFAULT);
+            record_choice(ctx, call.syntax(), spec.entry, spec.autodiff, &expr, RuleId::DefaultDevice.into());
             let message = format!(
                 "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
                 ctx.index.backends[spec.entry].types[0]
             );
-            ctx.push(Change::edit(call.syntax().text_range(), expr, RULE_DEFAULT, message));
+            ctx.push(Change::edit(call.syntax().text_range(), expr, RuleId::DefaultDevice, message));
         }
         BodyBackend::Conflict => ctx.push(Change::manual(
             call.syntax().text_range(),
-            RULE_DEFAULT,
+            RuleId::DefaultDevice,
             "this device serves several backends: replace `Default::default()` with the `Device` constructor it is for",
         )),
         BodyBackend::None => ctx.push(Change::manual(
             call.syntax().text_range(),
-            RULE_DEFAULT,
+            RuleId::DefaultDevice,
             "no concrete backend reaches this device here: `Device::default()` would pick the first enabled backend; pass the device in, or name its constructor",
         )),
     }

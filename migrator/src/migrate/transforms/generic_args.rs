@@ -8,9 +8,8 @@ use ra_ap_syntax::AstNode;
 
 use super::FileCtx;
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::remove_list_elements;
-
-pub const RULE: &str = "backend-generic-arg";
 
 pub fn run(ctx: &mut FileCtx) {
     for list in ctx
@@ -67,10 +66,18 @@ pub fn run(ctx: &mut FileCtx) {
         let elements: Vec<_> = args.iter().map(|a| a.syntax().clone()).collect();
         match remove_list_elements(&elements, &remove) {
             // The list goes whole, `::` of a turbofish included (it is part of the list node).
-            None => ctx.push(Change::delete(list.syntax().text_range(), RULE, message)),
+            None => ctx.push(Change::delete(
+                list.syntax().text_range(),
+                RuleId::BackendGenericArg,
+                message,
+            )),
             Some(ranges) => {
                 for range in ranges {
-                    ctx.push(Change::delete(range, RULE, message.clone()));
+                    ctx.push(Change::delete(
+                        range,
+                        RuleId::BackendGenericArg,
+                        message.clone(),
+                    ));
                 }
             }
         }

@@ -7,11 +7,10 @@ use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
 use super::FileCtx;
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::{
     mentions_ident, next_significant, prev_significant, remove_list_elements,
 };
-
-pub const RULE: &str = "backend-generic-param";
 
 pub fn run(ctx: &mut FileCtx) {
     for node in ctx.root().descendants() {
@@ -42,12 +41,16 @@ pub fn run(ctx: &mut FileCtx) {
         match remove_list_elements(&elements, &remove) {
             None => ctx.push(Change::delete(
                 list.syntax().text_range(),
-                RULE,
+                RuleId::BackendGenericParam,
                 message.clone(),
             )),
             Some(ranges) => {
                 for range in ranges {
-                    ctx.push(Change::delete(range, RULE, message.clone()));
+                    ctx.push(Change::delete(
+                        range,
+                        RuleId::BackendGenericParam,
+                        message.clone(),
+                    ));
                 }
             }
         }
@@ -82,7 +85,7 @@ fn remove_where_predicates(
     match remove_list_elements(&elements, &remove) {
         Some(ranges) => {
             for range in ranges {
-                ctx.push(Change::delete(range, RULE, message));
+                ctx.push(Change::delete(range, RuleId::BackendGenericParam, message));
             }
         }
         None => {
@@ -105,7 +108,7 @@ fn remove_where_predicates(
             ctx.push(Change::edit(
                 TextRange::new(start, end),
                 replacement,
-                RULE,
+                RuleId::BackendGenericParam,
                 message,
             ));
         }

@@ -3,18 +3,22 @@
 //! backend crates, whose selections the other rules turned into `Device` values.
 //! `AutodiffModule` is gone too: its methods are `Module` methods now, so its import becomes
 //! `Module` (or goes, when `Module` is already imported).
+//!
+//! One walk over each `use` item decides for every rule at once, so the removals of different
+//! rules in one list become one edit: besides its own rules (`backend-imports`,
+//! `optimizer-trait-import`) it carries out the import side of the rules in
+//! `super::IMPORT_SIDE_OF` and of the data rules' `rename-path`/`removed-item` tables, under
+//! their ids.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
+use super::use_items::{import_anchor, imports_name, path_matches};
 use super::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
+use crate::rules::{RuleId, RuleKey};
 use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
-
-pub const RULE: &str = "backend-imports";
-pub const RULE_AUTODIFF_MODULE: &str = "autodiff-module";
-pub const RULE_OPTIMIZER_TRAIT: &str = "optimizer-trait-import";
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated {
@@ -37,7 +41,7 @@ pub fn run(ctx: &mut FileCtx) {
         if visit(ctx, &tree, &mut Vec::new(), &names) {
             ctx.push(Change::delete(
                 line_removal_range(use_item.syntax()),
-                RULE,
+                RuleId::BackendImports,
                 "this import names items Burn 0.22 removed",
             ));
         }
@@ -82,7 +86,7 @@ fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names
                     ctx.push(Change::edit(
                         list.syntax().text_range(),
                         text,
-                        RULE,
+                        RuleId::BackendImports,
                         message,
                     ));
                 }
@@ -91,7 +95,7 @@ fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names
                         children.iter().map(|c| c.syntax().clone()).collect();
                     if let Some(ranges) = remove_list_elements(&nodes, &removed) {
                         for range in ranges {
-                            ctx.push(Change::delete(range, RULE, message));
+                            ctx.push(Change::delete(range, RuleId::BackendImports, message));
                         }
                     }
                 }
@@ -128,7 +132,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         record_removal(
             ctx,
             tree,
-            RULE_OPTIMIZER_TRAIT,
+            RuleId::OptimizerTraitImport,
             "`step` is a method of `ModuleOptimizer` in Burn 0.22; the trait import is unused",
         );
         return true;
@@ -142,7 +146,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         record_removal(
             ctx,
             tree,
-            super::backend_alias::RULE,
+            RuleId::BackendTypeAlias,
             "this backend alias no longer exists in Burn 0.22",
         );
         return true;
@@ -157,7 +161,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
             record_removal(
                 ctx,
                 tree,
-                RULE_AUTODIFF_MODULE,
+                RuleId::AutodiffModule,
                 "`AutodiffModule` is gone in Burn 0.22; `Module` is already imported",
             );
             return true;
@@ -172,7 +176,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         ctx.push(Change::edit(
             name.syntax().text_range(),
             "Module",
-            RULE_AUTODIFF_MODULE,
+            RuleId::AutodiffModule,
             "`AutodiffModule` is gone in Burn 0.22: `valid()` and `train()` are `Module` methods",
         ));
     }
@@ -182,7 +186,6 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
 /// Applies the rule files' `rename-path` and `removed-item` tables to one imported path.
 /// `Some(true)`: the import goes; `Some(false)`: handled, it stays; `None`: no table matched.
 fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> Option<bool> {
-    use super::data_rules::path_matches;
     use crate::rules::DataRule;
     let rules = ctx.rules;
     for (rule, data) in rules.data_rules() {
@@ -232,7 +235,7 @@ fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> 
                     .map(|r| format!(" {}", ctx.file.slice(r.syntax().text_range())))
                     .unwrap_or_default();
                 ctx.push(Change::insert(
-                    super::device_import::import_anchor(ctx),
+                    import_anchor(ctx),
                     format!("use {to}{alias};\n"),
                     rule,
                     format!("`{from}` is `{to}` in Burn 0.22"),
@@ -315,7 +318,7 @@ fn names_outside_imports(root: &SyntaxNode, name: &str) -> bool {
 /// Records which rule removes an import leaf. The removal itself is one edit for the whole
 /// list or `use` item (made by the caller, under `backend-imports`); this zero-width edit
 /// carries the specific rule into the report and the diff.
-fn record_removal(ctx: &mut FileCtx, tree: &ast::UseTree, rule: &'static str, message: &str) {
+fn record_removal(ctx: &mut FileCtx, tree: &ast::UseTree, rule: impl Into<RuleKey>, message: &str) {
     ctx.push(Change::delete(
         TextRange::empty(tree.syntax().text_range().start()),
         rule,
@@ -327,48 +330,3 @@ fn record_removal(ctx: &mut FileCtx, tree: &ast::UseTree, rule: &'static str, me
 fn is_tensor_backend_module(path: &[String]) -> bool {
     path.len() >= 3 && path[0] == "burn" && path[1] == "tensor" && path[2] == "backend"
 }
-
-/// Whether a file imports `name` by a leaf import, or by a glob of one of `globs`.
-pub fn imports_name(root: &SyntaxNode, name: &str, globs: &[&[&str]]) -> bool {
-    root.descendants()
-        .filter_map(ast::UseTree::cast)
-        .any(|tree| {
-            let full = full_use_path(&tree);
-            if tree.star_token().is_some() {
-                return globs
-                    .iter()
-                    .any(|g| full.iter().map(String::as_str).eq(g.iter().copied()));
-            }
-            if tree.use_tree_list().is_some() {
-                return false;
-            }
-            let local = tree
-                .rename()
-                .and_then(|r| r.name())
-                .map(|n| n.text().to_string())
-                .or_else(|| full.last().cloned());
-            local.as_deref() == Some(name)
-        })
-}
-
-/// The full path a use tree stands for, prefixes of enclosing trees included.
-pub(super) fn full_use_path(tree: &ast::UseTree) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = Some(tree.clone());
-    while let Some(t) = current {
-        if let Some(path) = t.path() {
-            let mut names = segment_names(&path);
-            names.append(&mut parts);
-            parts = names;
-        }
-        current = t
-            .syntax()
-            .parent()
-            .and_then(ast::UseTreeList::cast)
-            .and_then(|l| l.syntax().parent())
-            .and_then(ast::UseTree::cast);
-    }
-    parts
-}
-
-use ra_ap_syntax::ast::HasName;

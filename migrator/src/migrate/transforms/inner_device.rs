@@ -10,9 +10,8 @@ use ra_ap_syntax::{AstNode, SyntaxNode};
 use super::{is_inner_backend_of, FileCtx};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_device_type;
+use crate::rules::RuleId;
 use crate::util::syntax::path_as_ident;
-
-pub const RULE: &str = "inner-backend-device";
 
 pub fn run(ctx: &mut FileCtx) {
     for function in ctx.root().descendants().filter_map(ast::Fn::cast) {
@@ -63,7 +62,7 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.push(Change::edit(
                         arg.syntax().text_range(),
                         replacement,
-                        RULE,
+                        RuleId::InnerBackendDevice,
                         "this call ran on the inner backend: give it the device without autodiff",
                     ));
                 }

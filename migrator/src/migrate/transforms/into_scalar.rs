@@ -7,9 +7,7 @@ use ra_ap_syntax::{AstNode, TextRange};
 
 use super::FileCtx;
 use crate::edit::Change;
-
-pub const RULE: &str = "into-scalar-elem";
-pub const RULE_BARE: &str = "into-scalar-type";
+use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx
@@ -45,12 +43,12 @@ pub fn run(ctx: &mut FileCtx) {
                         elem.syntax().text_range().end(),
                     ),
                     format!("into_scalar::{target}()"),
-                    RULE,
+                    RuleId::IntoScalarElem,
                     "`into_scalar` takes the element type in Burn 0.22",
                 )),
                 None => ctx.push(Change::manual(
                     elem.syntax().text_range(),
-                    RULE_BARE,
+                    RuleId::IntoScalarType,
                     "name the element type: `into_scalar::<f32>()` (or the type this value needs)",
                 )),
             }
@@ -59,7 +57,7 @@ pub fn run(ctx: &mut FileCtx) {
         if !ctx.migrated && let_type(ctx, call.syntax()).is_none() {
             ctx.push(Change::manual(
                 call.syntax().text_range(),
-                RULE_BARE,
+                RuleId::IntoScalarType,
                 "`into_scalar` is generic over the element type in Burn 0.22: write `into_scalar::<f32>()` (or the type this value needs)",
             ));
         }

@@ -6,8 +6,7 @@ use ra_ap_syntax::AstNode;
 
 use super::FileCtx;
 use crate::edit::Change;
-
-pub const RULE: &str = "optimizer-init";
+use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx
@@ -36,7 +35,7 @@ pub fn run(ctx: &mut FileCtx) {
         if names_backend {
             ctx.push(Change::delete(
                 list.syntax().text_range(),
-                RULE,
+                RuleId::OptimizerInit,
                 "optimizer configs build a `ModuleOptimizer` without type parameters in Burn 0.22",
             ));
         }

@@ -7,9 +7,8 @@ use ra_ap_syntax::{AstNode, TextRange};
 use super::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::is_phantom_of_backend;
+use crate::rules::RuleId;
 use crate::util::syntax::{remove_list_elements, segment_names};
-
-pub const RULE: &str = "backend-phantom-field";
 
 pub fn run(ctx: &mut FileCtx) {
     for fields in ctx
@@ -72,7 +71,7 @@ fn remove_elements(
     match remove_list_elements(nodes, remove) {
         Some(ranges) => {
             for range in ranges {
-                ctx.push(Change::delete(range, RULE, message));
+                ctx.push(Change::delete(range, RuleId::BackendPhantomField, message));
             }
         }
         None => {
@@ -90,7 +89,7 @@ fn remove_elements(
             }
             ctx.push(Change::delete(
                 TextRange::new(first.text_range().start(), end),
-                RULE,
+                RuleId::BackendPhantomField,
                 message,
             ));
         }

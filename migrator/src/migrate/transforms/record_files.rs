@@ -5,8 +5,7 @@ use ra_ap_syntax::{ast, AstToken};
 
 use super::FileCtx;
 use crate::edit::Change;
-
-pub const RULE: &str = "record-file-format";
+use crate::rules::RuleId;
 
 const OLD_EXTENSIONS: &[&str] = &[".mpk", ".mpk.gz", ".bin.gz", ".json.gz"];
 
@@ -24,7 +23,7 @@ pub fn run(ctx: &mut FileCtx) {
         if OLD_EXTENSIONS.iter().any(|ext| value.ends_with(ext)) {
             ctx.push(Change::manual(
                 token.syntax().text_range(),
-                RULE,
+                RuleId::RecordFileFormat,
                 "Burn 0.22 cannot read 0.21 record files: convert the weights or retrain, and save as burnpack",
             ));
         }

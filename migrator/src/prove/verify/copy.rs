@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-use crate::migrate::{self, Options};
+use crate::migrate;
 use crate::prove::verify::types::VerifyOptions;
 use crate::rules::RuleSet;
 
@@ -47,7 +47,7 @@ pub fn prepare(
         None => {
             crate::util::files::copy_tree(&root, &new)?;
             progress("migrating the copy");
-            let report = migrate::run(&new, rules, &Options::default())?;
+            let report = migrate::run(&new, rules)?;
             migrate::write(&report)?;
             if new.join("Cargo.lock").is_file() {
                 // Keep the copy's lockfile, moving only Burn (what `--apply` does).

@@ -9,6 +9,7 @@ use std::path::Path;
 use ra_ap_syntax::ast::{self, HasArgList, HasAttrs};
 use ra_ap_syntax::{AstNode, Edition, SourceFile, TextRange};
 
+use crate::error::Error;
 use crate::prove::probe::{self, Probe};
 use crate::rules::RuleSet;
 use crate::util::syntax::segment_names;
@@ -187,8 +188,8 @@ pub fn devices_used(
     out
 }
 
-/// Whether a device works here, probed in a child process; `Err` says why not, in words.
-pub fn check_device(name: &str, cache: &Path) -> Result<(), String> {
+/// Whether a device works here, probed in a child process; `Err` says why not.
+pub fn check_device(name: &str, cache: &Path) -> Result<(), Error> {
     // Flex is pure Rust on the CPU: it works wherever the port builds.
     if name == "flex" {
         return Ok(());
@@ -197,26 +198,26 @@ pub fn check_device(name: &str, cache: &Path) -> Result<(), String> {
     let probe_name = match name {
         "vulkan" | "wgpu" => "vulkan",
         "cpu" | "cuda" => {
-            return Err(format!(
-                "`Device::{name}` is not probed: Burn's `{name}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works"
-            ))
+            return Err(Error::DeviceNeedsDownload {
+                device: name.to_string(),
+            })
         }
         other => {
-            return Err(format!(
-                "`Device::{other}` cannot be probed on this machine (burn-migrate probes flex and vulkan)"
-            ))
+            return Err(Error::DeviceNotProbed {
+                device: other.to_string(),
+            })
         }
     };
+    let probe = probe_name.to_string();
     match probe::probe(probe_name, cache) {
         Ok(Probe::Works(_)) => Ok(()),
-        Ok(Probe::Crashed(why)) => Err(format!(
-            "the {probe_name} driver crashed in the probe: {why}"
-        )),
-        Ok(Probe::Failed(why)) => Err(format!("{probe_name} does not work here: {why}")),
-        Ok(Probe::NotBuilt(why)) => {
-            Err(format!("the {probe_name} probe does not build here: {why}"))
-        }
-        Err(error) => Err(format!("the {probe_name} probe could not run: {error}")),
+        Ok(Probe::Crashed(why)) => Err(Error::DeviceCrashed { probe, why }),
+        Ok(Probe::Failed(why)) => Err(Error::DeviceFails { probe, why }),
+        Ok(Probe::NotBuilt(why)) => Err(Error::ProbeNotBuilt { probe, why }),
+        Err(error) => Err(Error::ProbeRun {
+            probe,
+            source: Box::new(error),
+        }),
     }
 }
 

@@ -13,7 +13,7 @@ use ra_ap_syntax::{TextRange, TextSize};
 
 use crate::edit::{self, Change};
 use crate::error::Error;
-use crate::rules::{DataRule, RuleSet};
+use crate::rules::{DataRule, RuleId, RuleKey, RuleSet};
 
 /// One compile error of the port.
 #[derive(Debug, Clone)]
@@ -25,7 +25,7 @@ pub struct CompileError {
     pub code: Option<String>,
     pub message: String,
     /// The rule that covers it, when one does.
-    pub rule: Option<String>,
+    pub rule: Option<RuleKey>,
 }
 
 /// The compiler messages in `cargo build --message-format=json..` output.
@@ -74,8 +74,8 @@ pub fn errors(diagnostics: &[Diagnostic], workspace: &Path, rules: &RuleSet) -> 
 /// functions whose calls changed), each with the rule that covers it; and module paths whose
 /// whole content went (`burn::record::`).
 struct Names {
-    names: BTreeMap<String, String>,
-    prefixes: Vec<(String, String)>,
+    names: BTreeMap<String, RuleKey>,
+    prefixes: Vec<(String, RuleKey)>,
 }
 
 impl Names {
@@ -85,20 +85,18 @@ impl Names {
         let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_string();
         // Removed items first: their guidance says what to use instead, where a rename of
         // the same path only drops an import.
-        let mut rewrites: Vec<(&String, &DataRule)> = rules
+        let mut rewrites: Vec<(RuleKey, &DataRule)> = rules
             .iter()
-            .flat_map(|rule| rule.rewrites.iter().map(move |r| (&rule.id, r)))
+            .flat_map(|rule| rule.rewrites.iter().map(move |r| (rule.key, r)))
             .collect();
         rewrites.sort_by_key(|(_, r)| !matches!(r, DataRule::RemovedItem { .. }));
         for (rule, rewrite) in rewrites {
             let mut add = |name: &str| {
                 match name.strip_suffix('*') {
-                    Some(prefix) => prefixes.push((prefix.to_string(), rule.clone())),
+                    Some(prefix) => prefixes.push((prefix.to_string(), rule)),
                     None => {
-                        names
-                            .entry(name.to_string())
-                            .or_insert_with(|| rule.clone());
-                        names.entry(last(name)).or_insert_with(|| rule.clone());
+                        names.entry(name.to_string()).or_insert(rule);
+                        names.entry(last(name)).or_insert(rule);
                     }
                 };
             };
@@ -115,9 +113,7 @@ impl Names {
                 } => {
                     method.iter().for_each(|m| add(m));
                     if let Some(function) = function {
-                        names
-                            .entry(function.clone())
-                            .or_insert_with(|| rule.clone());
+                        names.entry(function.clone()).or_insert(rule);
                     }
                 }
                 DataRule::ReportImplFn { functions, .. } => functions.iter().for_each(|f| add(f)),
@@ -126,7 +122,7 @@ impl Names {
         for rule in rules.iter() {
             for backend in &rule.backends {
                 for name in backend.types.iter().chain(&backend.device_types) {
-                    names.entry(name.clone()).or_insert_with(|| rule.id.clone());
+                    names.entry(name.clone()).or_insert(rule.key);
                 }
             }
         }
@@ -136,37 +132,37 @@ impl Names {
     /// The rule for one error: a name in backticks that a rule knows, else the rule for the
     /// kind of error (generic arguments, backend bounds and associated items are the core
     /// transform's).
-    fn rule_for(&self, code: Option<&str>, message: &str) -> Option<String> {
+    fn rule_for(&self, code: Option<&str>, message: &str) -> Option<RuleKey> {
         for quoted in message.split('`').skip(1).step_by(2) {
             let path = quoted.split('<').next().unwrap_or(quoted);
             let in_module = |prefix: &String| {
                 path.starts_with(prefix.as_str()) || path == prefix.trim_end_matches("::")
             };
             if let Some((_, rule)) = self.prefixes.iter().find(|(p, _)| in_module(p)) {
-                return Some(rule.clone());
+                return Some(*rule);
             }
             let name = path.rsplit("::").next().unwrap_or(path);
             if let Some(rule) = self.names.get(path).or_else(|| self.names.get(name)) {
-                return Some(rule.clone());
+                return Some(*rule);
             }
         }
         let by_kind = match code? {
             // wrong number of generic arguments: a backend argument left behind
-            "E0107" => "backend-generic-arg",
+            "E0107" => RuleId::BackendGenericArg,
             // cannot find trait (`Backend`, `AutodiffBackend`) or type parameter
             "E0405" | "E0412" if message.contains("Backend") || message.contains("`B`") => {
-                "backend-generic-param"
+                RuleId::BackendGenericParam
             }
             // associated type or item not found (`B::Device`, `B::FloatElem`)
-            "E0220" | "E0576" => "backend-associated-item",
+            "E0220" | "E0576" => RuleId::BackendAssociatedItem,
             _ => return None,
         };
-        Some(by_kind.to_string())
+        Some(by_kind.into())
     }
 }
 
 /// What the edits of `--fix` carry as their rule: rustc's suggestions, not a rule file's.
-pub const RUSTC_SUGGESTION: &str = "rustc-suggestion";
+pub const RUSTC_SUGGESTION: RuleKey = RuleKey::Tool("rustc-suggestion");
 
 /// What one `--fix` pass did.
 #[derive(Debug, Default)]
@@ -263,28 +259,29 @@ mod tests {
                 "E0412",
                 "cannot find type `NdArray` in module `burn::backend`"
             )
-            .as_deref(),
-            Some("device-ndarray")
+            .and_then(RuleKey::builtin),
+            Some(RuleId::DeviceNdarray)
         );
         assert_eq!(
-            rule("E0432", "unresolved import `burn::record::CompactRecorder`").as_deref(),
-            Some("recorder-types")
+            rule("E0432", "unresolved import `burn::record::CompactRecorder`")
+                .and_then(RuleKey::builtin),
+            Some(RuleId::RecorderTypes)
         );
         assert_eq!(
-            rule("E0432", "unresolved import `burn::record`").as_deref(),
-            Some("recorder-types")
+            rule("E0432", "unresolved import `burn::record`").and_then(RuleKey::builtin),
+            Some(RuleId::RecorderTypes)
         );
         assert_eq!(
-            rule("E0599", "no method named `with_file_checkpointer` found for struct `SupervisedTraining` in the current scope").as_deref(),
-            Some("file-checkpointer")
+            rule("E0599", "no method named `with_file_checkpointer` found for struct `SupervisedTraining` in the current scope").and_then(RuleKey::builtin),
+            Some(RuleId::FileCheckpointer)
         );
         assert_eq!(
             rule(
                 "E0107",
                 "struct takes 0 generic arguments but 1 generic argument was supplied"
             )
-            .as_deref(),
-            Some("backend-generic-arg")
+            .and_then(RuleKey::builtin),
+            Some(RuleId::BackendGenericArg)
         );
         assert_eq!(rule("E0308", "mismatched types"), None);
     }
@@ -317,7 +314,7 @@ mod tests {
         let fixed = apply_suggestions(&found, dir.path()).unwrap();
         assert_eq!(fixed.applied, 0);
         assert_eq!(fixed.unchanged.len(), 1);
-        assert!(fixed.unchanged[0].1.contains(RUSTC_SUGGESTION), "{fixed:?}");
+        assert!(fixed.unchanged[0].1.contains(RUSTC_SUGGESTION.as_str()), "{fixed:?}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
             original

@@ -13,12 +13,13 @@ use crate::error::Error;
 use crate::prove::verify::devices;
 use crate::prove::verify::placement::DevicesByPackage;
 use crate::prove::verify::targets::runnables;
+use crate::rules::RuleKey;
 
 /// The line the watch prints; verify reads it back from the binary's stderr.
 pub const REPORT_PREFIX: &str = "burn-migrate memory-pool:";
 
 /// What the watch's edits carry as their rule: they come from verify, not from a rule file.
-pub const MEMORY_WATCH: &str = "verify-memory-watch";
+pub const MEMORY_WATCH: RuleKey = RuleKey::Tool("verify-memory-watch");
 
 const MODULE_FILE: &str = "__burn_migrate_memory_watch.rs";
 

@@ -72,7 +72,7 @@ fn device_skips(
     dir: &Path,
     known: &BTreeMap<String, devices::Constructor>,
     cache: &Path,
-    probes: &mut BTreeMap<String, Result<(), String>>,
+    probes: &mut BTreeMap<String, Result<(), Error>>,
     progress: &mut dyn FnMut(&str),
 ) -> (BTreeMap<String, String>, DevicesByPackage) {
     let mut skipped = BTreeMap::new();
@@ -92,7 +92,7 @@ fn device_skips(
             if let Err(why) = verdict {
                 skipped
                     .entry(package.clone())
-                    .or_insert_with(|| why.clone());
+                    .or_insert_with(|| why.to_string());
             }
         }
         used_by_package.insert(package, used);

@@ -11,10 +11,11 @@ use toml_edit::{DocumentMut, Item, Value};
 use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::prove::verify::devices::{constructor_calls, Constructor};
+use crate::rules::RuleKey;
 use crate::util::files::{files_under, rust_files};
 
 /// What the edits of `--device` carry as their rule: they come from verify, not from a rule file.
-pub const RETARGET: &str = "verify-device";
+pub const RETARGET: RuleKey = RuleKey::Tool("verify-device");
 
 /// What retargeting changed: constructor calls rewritten, manifests given the feature.
 #[derive(Debug, Default)]

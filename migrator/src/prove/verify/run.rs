@@ -66,7 +66,7 @@ pub fn run_side(
                 }
                 side.runs.push((label, stdout));
             }
-            Err(why) => side.failed_runs.push((label, why)),
+            Err(why) => side.failed_runs.push((label, why.to_string())),
         }
     }
     side
@@ -216,14 +216,17 @@ fn run_binary(
     binary: &Path,
     args: &[String],
     limit: Duration,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), Error> {
     let mut child = Command::new(binary)
         .args(args)
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        .map_err(|source| Error::StartBinary {
+            binary: binary.to_path_buf(),
+            source,
+        })?;
     // Read both pipes while the child runs, so a chatty program cannot fill one and stall.
     let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
         std::thread::spawn(move || {
@@ -243,10 +246,18 @@ fn run_binary(
             Ok(None) if started.elapsed() > limit => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("still running after {limit:.0?} (--run-limit)"));
+                return Err(Error::RunLimit {
+                    binary: binary.to_path_buf(),
+                    limit,
+                });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => return Err(format!("lost the process: {e}")),
+            Err(source) => {
+                return Err(Error::ProcessLost {
+                    binary: binary.to_path_buf(),
+                    source,
+                })
+            }
         }
     };
     let stdout = stdout.join().unwrap_or_default();
@@ -259,7 +270,11 @@ fn run_binary(
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        Err(format!("{status}: {last}"))
+        Err(Error::RunFailed {
+            binary: binary.to_path_buf(),
+            status,
+            last_line: last.to_string(),
+        })
     }
 }
 

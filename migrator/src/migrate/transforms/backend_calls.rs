@@ -1,14 +1,13 @@
-//! `B::seed(&device, seed)` -> `device.seed(seed)`: seeding is a method of the device.
+//! Calls of backend functions that became device methods: `B::seed(&device, seed)` ->
+//! `device.seed(seed)` and `B::sync(&device)` -> `device.sync()`.
 
 use ra_ap_syntax::ast::{self, HasArgList};
 use ra_ap_syntax::AstNode;
 
 use super::FileCtx;
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_names};
-
-pub const RULE: &str = "backend-seed";
-pub const RULE_SYNC: &str = "backend-sync";
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.root().descendants().filter_map(ast::CallExpr::cast) {
@@ -18,8 +17,8 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(path) = callee.path() else { continue };
         let names = segment_names(&path);
         let (rule, method) = match names.last().map(String::as_str) {
-            Some("seed") => (RULE, "seed"),
-            Some("sync") => (RULE_SYNC, "sync"),
+            Some("seed") => (RuleId::BackendSeed, "seed"),
+            Some("sync") => (RuleId::BackendSync, "sync"),
             _ => continue,
         };
         let Some(qualifier) = path.qualifier() else {

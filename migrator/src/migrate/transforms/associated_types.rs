@@ -1,5 +1,6 @@
 //! `B::Device`, `&B::Device`, `<B as Backend>::Device`, `Device<B>` and `MyBackend::Device`
-//! become Burn 0.22's one `Device` type.
+//! become Burn 0.22's one `Device` type, and `B::Gradients` its one `Gradients` type: associated
+//! types of the backend become the one type 0.22 has.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
@@ -7,9 +8,7 @@ use ra_ap_syntax::AstNode;
 use super::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::backend_device_path;
-
-pub const RULE: &str = "backend-device-type";
-pub const RULE_GRADIENTS: &str = "autodiff-gradients-type";
+use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
@@ -17,7 +16,7 @@ pub fn run(ctx: &mut FileCtx) {
         let replacement = if is_backend_gradients(&path, &scope) {
             Some((
                 "Gradients",
-                RULE_GRADIENTS,
+                RuleId::AutodiffGradientsType,
                 "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
             ))
         } else if is_burn_device_type(ctx, &path)
@@ -26,7 +25,7 @@ pub fn run(ctx: &mut FileCtx) {
         {
             Some((
                 "Device",
-                RULE,
+                RuleId::BackendDeviceType,
                 "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
             ))
         } else {

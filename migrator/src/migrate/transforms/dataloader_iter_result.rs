@@ -1,29 +1,21 @@
-//! The data pipeline became fallible in Burn 0.22: data loader iterators yield
-//! `Result<Batch, DatasetError>` (iteration gets `.map(Result::unwrap)`, what Burn's own
-//! examples do), and `Dataset::get` returns `Result<I, DatasetError>` (reported: the body needs
-//! a person).
+//! Data loader iterators yield `Result<Batch, DatasetError>` in Burn 0.22: iteration gets
+//! `.map(Result::unwrap)`, what Burn's own examples do.
+//!
+//! `loader.iter()` where `loader` is a function parameter typed with `DataLoader`, or a `let`
+//! bound to a `DataLoaderBuilder` chain, in the same function.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::FileCtx;
 use crate::edit::Change;
+use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_names};
-
-pub const RULE_ITER: &str = "dataloader-iter-result";
-pub const RULE_GET: &str = "dataset-get-result";
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated {
         return;
     }
-    loader_iteration(ctx);
-    dataset_get(ctx);
-}
-
-/// `loader.iter()` where `loader` is a function parameter typed with `DataLoader`, or a `let`
-/// bound to a `DataLoaderBuilder` chain, in the same function.
-fn loader_iteration(ctx: &mut FileCtx) {
     for function in ctx.root().descendants().filter_map(ast::Fn::cast) {
         let mut loaders: Vec<String> = Vec::new();
         if let Some(params) = function.param_list() {
@@ -86,47 +78,9 @@ fn loader_iteration(ctx: &mut FileCtx) {
             ctx.push(Change::insert(
                 call.syntax().text_range().end(),
                 ".map(Result::unwrap)",
-                RULE_ITER,
+                RuleId::DataloaderIterResult,
                 "data loader iterators yield `Result<_, DatasetError>` in Burn 0.22",
             ));
-        }
-    }
-}
-
-/// `fn get(&self, index: usize) -> Option<I>` in an `impl Dataset<I> for ..`.
-fn dataset_get(ctx: &mut FileCtx) {
-    for imp in ctx.root().descendants().filter_map(ast::Impl::cast) {
-        let is_dataset = imp
-            .trait_()
-            .and_then(|t| match t {
-                ast::Type::PathType(p) => p.path(),
-                _ => None,
-            })
-            .and_then(|p| segment_names(&p).pop())
-            .is_some_and(|n| n == "Dataset");
-        if !is_dataset {
-            continue;
-        }
-        let Some(items) = imp.assoc_item_list() else {
-            continue;
-        };
-        for item in items.assoc_items() {
-            let ast::AssocItem::Fn(function) = item else {
-                continue;
-            };
-            if function.name().is_none_or(|n| n.text() != "get") {
-                continue;
-            }
-            let Some(ret) = function.ret_type().and_then(|r| r.ty()) else {
-                continue;
-            };
-            if ret.syntax().text().to_string().starts_with("Option") {
-                ctx.push(Change::manual(
-                    ret.syntax().text_range(),
-                    RULE_GET,
-                    "`Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)",
-                ));
-            }
         }
     }
 }

@@ -1,0 +1,61 @@
+//! Element types a project chose through its backend type (`NdArray<f64>`, `Wgpu<f16, i32>`):
+//! the defaults (`f32`, `i32`/`i64`) need nothing, anything else is a device configuration in
+//! 0.22.
+
+use ra_ap_syntax::ast::{self, HasGenericArgs};
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::rules::RuleId;
+
+pub fn run(ctx: &mut FileCtx) {
+    const DEFAULTS: &[&str] = &["f32", "i32", "i64", "u32", "bool", "u8"];
+    if ctx.migrated {
+        return;
+    }
+    for path_type in ctx.root().descendants().filter_map(ast::PathType::cast) {
+        let Some(path) = path_type.path() else {
+            continue;
+        };
+        let Some(name) = ctx.index.burn_backend_name(ctx.file_id, &path) else {
+            continue;
+        };
+        if !ctx.index.backends.iter().any(|b| b.types.contains(&name)) {
+            continue;
+        }
+        let Some(args) = path.segment().and_then(|s| s.generic_arg_list()) else {
+            continue;
+        };
+        // `type Cpu<E, I> = Flex<E, I>;` passes its own parameters on: the choice is made
+        // where `Cpu<..>` is used.
+        let own_params: Vec<String> = path_type
+            .syntax()
+            .ancestors()
+            .filter_map(ast::AnyHasGenericParams::cast)
+            .filter_map(|o| ra_ap_syntax::ast::HasGenericParams::generic_param_list(&o))
+            .flat_map(|l| {
+                l.generic_params().filter_map(|p| match p {
+                    ast::GenericParam::TypeParam(t) => {
+                        ra_ap_syntax::ast::HasName::name(&t).map(|n| n.text().to_string())
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
+        let unusual = args.generic_args().any(|a| match a {
+            ast::GenericArg::TypeArg(t) => t
+                .ty()
+                .and_then(|t| crate::util::syntax::type_as_ident(&t))
+                .is_some_and(|n| !DEFAULTS.contains(&n.as_str()) && !own_params.contains(&n)),
+            _ => false,
+        });
+        if unusual {
+            ctx.push(Change::manual(
+                path_type.syntax().text_range(),
+                RuleId::BackendElementGenerics,
+                "element types are a device setting in Burn 0.22: `device.configure(DeviceConfig::default().float_dtype(..))`",
+            ));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! `Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22: reported, since the body
+//! needs a person.
+//!
+//! `fn get(&self, index: usize) -> Option<I>` in an `impl Dataset<I> for ..`.
+
+use ra_ap_syntax::ast::{self, HasName};
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::rules::RuleId;
+use crate::util::syntax::segment_names;
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.migrated {
+        return;
+    }
+    for imp in ctx.root().descendants().filter_map(ast::Impl::cast) {
+        let is_dataset = imp
+            .trait_()
+            .and_then(|t| match t {
+                ast::Type::PathType(p) => p.path(),
+                _ => None,
+            })
+            .and_then(|p| segment_names(&p).pop())
+            .is_some_and(|n| n == "Dataset");
+        if !is_dataset {
+            continue;
+        }
+        let Some(items) = imp.assoc_item_list() else {
+            continue;
+        };
+        for item in items.assoc_items() {
+            let ast::AssocItem::Fn(function) = item else {
+                continue;
+            };
+            if function.name().is_none_or(|n| n.text() != "get") {
+                continue;
+            }
+            let Some(ret) = function.ret_type().and_then(|r| r.ty()) else {
+                continue;
+            };
+            if ret.syntax().text().to_string().starts_with("Option") {
+                ctx.push(Change::manual(
+                    ret.syntax().text_range(),
+                    RuleId::DatasetGetResult,
+                    "`Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)",
+                ));
+            }
+        }
+    }
+}

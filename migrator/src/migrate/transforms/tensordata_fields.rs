@@ -1,0 +1,53 @@
+//! `data.shape` / `data.dtype` on tensor data (a `to_data()`/`into_data()` call, or a `let`
+//! bound to one in the same function): the fields are private in 0.22.
+
+use ra_ap_syntax::ast;
+use ra_ap_syntax::AstNode;
+
+use super::FileCtx;
+use crate::edit::Change;
+use crate::rules::RuleId;
+use crate::util::syntax::path_as_ident;
+
+pub fn run(ctx: &mut FileCtx) {
+    const FIELDS: &[&str] = &["shape", "dtype", "bytes"];
+    if ctx.migrated {
+        return;
+    }
+    let is_data_call = |expr: &ast::Expr| match expr {
+        ast::Expr::MethodCallExpr(m) => m
+            .name_ref()
+            .is_some_and(|n| n.text() == "to_data" || n.text() == "into_data"),
+        _ => false,
+    };
+    for field in ctx.root().descendants().filter_map(ast::FieldExpr::cast) {
+        let Some(name) = field.name_ref().map(|n| n.text().to_string()) else {
+            continue;
+        };
+        if !FIELDS.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(receiver) = field.expr() else {
+            continue;
+        };
+        let is_data = is_data_call(&receiver)
+            || match &receiver {
+                ast::Expr::PathExpr(p) => p.path().and_then(|p| path_as_ident(&p)).is_some_and(|var| {
+                    field.syntax().ancestors().find_map(ast::Fn::cast).is_some_and(|f| {
+                        f.syntax().descendants().filter_map(ast::LetStmt::cast).any(|l| {
+                            let binds = matches!(l.pat(), Some(ast::Pat::IdentPat(p)) if p.syntax().text() == var.as_str());
+                            binds && l.initializer().is_some_and(|i| is_data_call(&i))
+                        })
+                    })
+                }),
+                _ => false,
+            };
+        if is_data {
+            ctx.push(Change::manual(
+                field.syntax().text_range(),
+                RuleId::TensordataFields,
+                format!("`TensorData::{name}` is private in Burn 0.22: call `{name}()`"),
+            ));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Reading `use` items: the helpers the transforms that remove, rewrite and add imports
+//! (`imports`, `device-import` and the data rules) share.
+
+use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
+use ra_ap_syntax::{AstNode, SyntaxNode};
+
+use super::FileCtx;
+use crate::util::syntax::segment_names;
+
+/// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
+pub fn path_matches(full: &[String], pattern: &str) -> bool {
+    let parts: Vec<&str> = pattern.split("::").collect();
+    match parts.split_last() {
+        Some((&"*", module)) => {
+            full.len() > module.len() && full.iter().zip(module).all(|(a, b)| a == b)
+        }
+        _ => full.len() == parts.len() && full.iter().zip(&parts).all(|(a, b)| a == b),
+    }
+}
+
+/// Whether a file imports `name` by a leaf import, or by a glob of one of `globs`.
+pub fn imports_name(root: &SyntaxNode, name: &str, globs: &[&[&str]]) -> bool {
+    root.descendants()
+        .filter_map(ast::UseTree::cast)
+        .any(|tree| {
+            let full = full_use_path(&tree);
+            if tree.star_token().is_some() {
+                return globs
+                    .iter()
+                    .any(|g| full.iter().map(String::as_str).eq(g.iter().copied()));
+            }
+            if tree.use_tree_list().is_some() {
+                return false;
+            }
+            let local = tree
+                .rename()
+                .and_then(|r| r.name())
+                .map(|n| n.text().to_string())
+                .or_else(|| full.last().cloned());
+            local.as_deref() == Some(name)
+        })
+}
+
+/// The full path a use tree stands for, prefixes of enclosing trees included.
+pub fn full_use_path(tree: &ast::UseTree) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = Some(tree.clone());
+    while let Some(t) = current {
+        if let Some(path) = t.path() {
+            let mut names = segment_names(&path);
+            names.append(&mut parts);
+            parts = names;
+        }
+        current = t
+            .syntax()
+            .parent()
+            .and_then(ast::UseTreeList::cast)
+            .and_then(|l| l.syntax().parent())
+            .and_then(ast::UseTree::cast);
+    }
+    parts
+}
+
+/// Where new imports go: before the first `use` (or the first item), a position no other rule
+/// deletes across.
+pub fn import_anchor(ctx: &FileCtx) -> ra_ap_syntax::TextSize {
+    let file = ctx.file.tree();
+    let items: Vec<ast::Item> = file.items().collect();
+    let anchor = items
+        .iter()
+        .find(|i| matches!(i, ast::Item::Use(_)))
+        .or_else(|| items.first());
+    match anchor {
+        Some(item) => crate::util::syntax::line_removal_range(item.syntax()).start(),
+        None => file.syntax().text_range().end(),
+    }
+}
