@@ -11,7 +11,7 @@ use ra_ap_syntax::{AstNode, SyntaxNode};
 use super::{device_expression, FileCtx};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
-use crate::rules::BackendEntry;
+use crate::rules::backends::Backend;
 use crate::util::syntax::segment_names;
 
 pub const RULE_DEFAULT: &str = "default-device";
@@ -127,7 +127,7 @@ fn explicit_device_path(ctx: &mut FileCtx, path_expr: &ast::PathExpr) {
 
 /// The 0.22 expression for `DeviceType::<name><args>` (`args` with parentheses, `inner`
 /// without).
-fn device_for_variant(backend: &BackendEntry, name: &str, args: &str, inner: &str) -> String {
+fn device_for_variant(backend: &Backend, name: &str, args: &str, inner: &str) -> String {
     if let Some(template) = backend.variants.get(name) {
         return template.replace("{args}", inner);
     }

@@ -1,7 +1,7 @@
 //! The devices a port runs on: the `Device::<constructor>(..)` calls in its code, what each
-//! needs (a Cargo feature of `burn`), and which of them work on this machine. The constructor
-//! table is the rule set's backend table (`rules/device-*.toml`), so verify knows exactly the
-//! devices the migration can write.
+//! needs (a Cargo feature of `burn`), and which of them work on this machine. The constructors
+//! are the 0.22 devices of the backend table (`rules/tables/backends.toml`), so verify knows
+//! exactly the devices the migration can write.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -10,6 +10,7 @@ use ra_ap_syntax::ast::{self, HasArgList, HasAttrs};
 use ra_ap_syntax::{AstNode, Edition, SourceFile, TextRange};
 
 use crate::prove::probe::{self, Probe};
+use crate::rules::backends::{constructor_name, ProbeSpec};
 use crate::rules::RuleSet;
 use crate::util::syntax::segment_names;
 
@@ -22,36 +23,40 @@ pub struct Constructor {
     pub default_expression: String,
     /// The `burn` feature that provides it.
     pub feature: String,
+    /// The device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
+    pub memory_pools: bool,
+    /// Pure Rust on the CPU: it works wherever the port builds.
+    pub pure_rust: bool,
+    /// How to find out whether it works here.
+    pub probe: Option<ProbeSpec>,
+    /// Its feature builds CubeCL's LLVM bundle, downloaded at build time.
+    pub llvm_bundle: bool,
 }
 
-/// Constructors the rule set writes, by name.
+/// The 0.22 devices of the rule set's backend table, by constructor name.
 pub fn constructors(rules: &RuleSet) -> BTreeMap<String, Constructor> {
     let mut out = BTreeMap::new();
     for backend in rules.backends() {
-        let Some(name) = backend
-            .device
-            .strip_prefix("Device::")
-            .and_then(|rest| rest.split('(').next())
-        else {
+        let Some((device, feature)) = backend.own_device() else {
             continue;
         };
-        // The first entry wins: several 0.21 backends (ndarray, candle, libtorch) share
-        // `Device::flex()`, and they agree on its feature.
-        out.entry(name.to_string()).or_insert_with(|| Constructor {
-            name: name.to_string(),
-            default_expression: backend.device.clone(),
-            feature: backend.feature.clone(),
-        });
+        let Some(name) = constructor_name(device) else {
+            continue;
+        };
+        out.insert(
+            name.to_string(),
+            Constructor {
+                name: name.to_string(),
+                default_expression: device.to_string(),
+                feature: feature.to_string(),
+                memory_pools: backend.memory_pools,
+                pure_rust: backend.pure_rust,
+                probe: backend.probe.clone(),
+                llvm_bundle: backend.llvm_bundle,
+            },
+        );
     }
     out
-}
-
-/// Whether a device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
-pub fn has_memory_pools(constructor: &str) -> bool {
-    matches!(
-        constructor,
-        "vulkan" | "wgpu" | "webgpu" | "metal" | "cuda" | "rocm" | "cpu"
-    )
 }
 
 /// A constructor call found in a file: its name, the range of the name and its argument list
@@ -188,25 +193,28 @@ pub fn devices_used(
 }
 
 /// Whether a device works here, probed in a child process; `Err` says why not, in words.
-pub fn check_device(name: &str, cache: &Path) -> Result<(), String> {
-    // Flex is pure Rust on the CPU: it works wherever the port builds.
-    if name == "flex" {
+pub fn check_device(device: &Constructor, cache: &Path) -> Result<(), String> {
+    let name = &device.name;
+    if device.pure_rust {
         return Ok(());
     }
-    // wgpu picks Vulkan on Linux, so the Vulkan probe speaks for it.
-    let probe_name = match name {
-        "vulkan" | "wgpu" => "vulkan",
-        "cpu" | "cuda" => {
-            return Err(format!(
-                "`Device::{name}` is not probed: Burn's `{name}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works"
-            ))
-        }
-        other => {
-            return Err(format!(
-                "`Device::{other}` cannot be probed on this machine (burn-migrate probes flex and vulkan)"
-            ))
-        }
+    if device.llvm_bundle {
+        return Err(format!(
+            "`Device::{name}` is not probed: Burn's `{}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works",
+            device.feature
+        ));
+    }
+    let Some(spec) = &device.probe else {
+        return Err(format!(
+            "`Device::{name}` cannot be probed on this machine (burn-migrate probes {})",
+            probe::devices()
+                .iter()
+                .map(|p| p.device.as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ));
     };
+    let probe_name = &spec.device;
     match probe::probe(probe_name, cache) {
         Ok(Probe::Works(_)) => Ok(()),
         Ok(Probe::Crashed(why)) => Err(format!(

@@ -121,11 +121,11 @@ impl Names {
                 DataRule::ReportImplFn { functions, .. } => functions.iter().for_each(|f| add(f)),
             }
         }
-        for rule in rules.iter() {
-            for backend in &rule.backends {
-                for name in backend.types.iter().chain(&backend.device_types) {
-                    names.entry(name.clone()).or_insert_with(|| rule.id.clone());
-                }
+        for backend in rules.backends() {
+            for name in backend.types.iter().chain(&backend.device_types) {
+                names
+                    .entry(name.clone())
+                    .or_insert_with(|| backend.rule.to_string());
             }
         }
         Names { names, prefixes }

@@ -202,7 +202,7 @@ pub fn verify(
 
     let table = config::load(&old)?;
     let commands = run_commands(&old, &table)?;
-    let watch = install_memory_watch(&new, &used_by_package)?;
+    let watch = install_memory_watch(&new, &used_by_package, &known)?;
     let target = options.cache.join("target");
     let plan = Plan {
         target: &target,
@@ -307,7 +307,10 @@ fn device_skips(
         for name in used.keys() {
             let verdict = probes.entry(name.clone()).or_insert_with(|| {
                 progress(&format!("checking that `Device::{name}` works here"));
-                let verdict = devices::check_device(name, cache);
+                let verdict = match known.get(name) {
+                    Some(device) => devices::check_device(device, cache),
+                    None => Err(format!("`Device::{name}` is not a Burn 0.22 device")),
+                };
                 match &verdict {
                     Ok(()) => progress(&format!("`Device::{name}` works here")),
                     Err(why) => progress(&format!("`Device::{name}` is skipped: {why}")),
@@ -354,6 +357,7 @@ fn packages(dir: &Path) -> Vec<(String, PathBuf)> {
 fn install_memory_watch(
     dir: &Path,
     used_by_package: &BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    known: &BTreeMap<String, devices::Constructor>,
 ) -> Result<memory_watch::Installed, Error> {
     let mut installed = memory_watch::Installed::default();
     // Skipped packages get the watch too: their binaries may run on another machine.
@@ -363,7 +367,7 @@ fn install_memory_watch(
         };
         let pooled: Vec<&String> = used
             .iter()
-            .filter(|(name, _)| devices::has_memory_pools(name))
+            .filter(|(name, _)| known.get(*name).is_some_and(|c| c.memory_pools))
             .flat_map(|(_, calls)| calls)
             .collect();
         let [call] = pooled.as_slice() else { continue };
