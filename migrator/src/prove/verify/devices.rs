@@ -231,6 +231,26 @@ pub fn check_device(device: &Constructor, cache: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::backends::BackendTable;
+
+    #[test]
+    fn a_backend_added_to_the_table_is_a_known_device() {
+        let photon = "[[backend]]\ntypes = [\"Photon\"]\ncrate = \"burn-photon\"\nburn_feature = \"photon\"\nrule = \"device-cuda\"\ndevice = \"Device::photon(0)\"\nfeature = \"photon\"\nmemory_pools = true\n";
+        let table = BackendTable::parse(photon).unwrap();
+        let rules = RuleSet::embedded()
+            .unwrap()
+            .with_backend_table(table)
+            .unwrap();
+        let known = constructors(&rules);
+        let device = &known["photon"];
+        assert_eq!(device.default_expression, "Device::photon(0)");
+        assert_eq!(device.feature, "photon");
+        assert!(device.memory_pools);
+        let why = check_device(device, Path::new("/nonexistent")).unwrap_err();
+        assert!(why.contains("cannot be probed"), "{why}");
+        let calls = constructor_calls("fn f() { let d = Device::photon(3); }", &known);
+        assert_eq!(calls.len(), 1);
+    }
 
     #[test]
     fn calls_compiled_out_by_default_features_do_not_count() {
