@@ -174,12 +174,18 @@ fn record_choice(
 ) {
     let backend = &ctx.index.backends[entry];
     let name = backend.types.first().cloned().unwrap_or_default();
+    // The wrapper that differentiates (`Autodiff`), as the backend table names it.
+    let autodiff_wrapper = ctx
+        .index
+        .wrappers
+        .iter()
+        .find(|w| w.autodiff)
+        .and_then(|w| w.types.first());
     ctx.device_choices.push(super::DeviceChoice {
         range: node.text_range(),
-        backend: if autodiff {
-            format!("Autodiff<{name}>")
-        } else {
-            name
+        backend: match autodiff_wrapper {
+            Some(wrapper) if autodiff => format!("{wrapper}<{name}>"),
+            _ => name,
         },
         value: ctx.file.slice(node.text_range()).to_string(),
         device: expr.to_string(),
