@@ -208,13 +208,15 @@ impl BackendTable {
             }
         }
         let mut owners = BTreeSet::new();
+        if self.backends.iter().any(|b| b.types.is_empty())
+            || self.wrappers.iter().any(|w| w.types.is_empty())
+        {
+            return Err(invalid(
+                "an entry has no `types`; name its 0.21 type".to_string(),
+            ));
+        }
         for backend in &self.backends {
-            let name = &backend.types.first().cloned().unwrap_or_default();
-            if backend.types.is_empty() {
-                return Err(invalid(
-                    "a `[[backend]]` entry has no `types`; name its 0.21 type".to_string(),
-                ));
-            }
+            let name = &backend.types[0];
             match (&backend.own_device, &backend.own_feature) {
                 (Some(device), Some(_)) => {
                     let Some(constructor) = constructor_name(device) else {
