@@ -43,12 +43,10 @@ pub enum Error {
     Output(#[source] std::io::Error),
     #[error("`cargo update -p burn` failed in {dir}:\n{stderr}")]
     LockUpdate { dir: PathBuf, stderr: String },
-    #[error("`Device::{device}` is not probed: Burn's `{device}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works")]
-    DeviceNeedsDownload { device: String },
-    #[error(
-        "`Device::{device}` cannot be probed on this machine (burn-migrate probes flex and vulkan)"
-    )]
-    DeviceNotProbed { device: String },
+    #[error("`Device::{device}` is not probed: Burn's `{feature}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works")]
+    DeviceNeedsDownload { device: String, feature: String },
+    #[error("`Device::{device}` cannot be probed on this machine (burn-migrate probes {probed})")]
+    DeviceNotProbed { device: String, probed: String },
     #[error("the {probe} driver crashed in the probe: {why}")]
     DeviceCrashed { probe: String, why: String },
     #[error("{probe} does not work here: {why}")]

@@ -1,5 +1,6 @@
 //! The `burn-migrate` command line.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -9,8 +10,9 @@ use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::verify::{self, VerifyOptions};
 use burn_migrate::prove::{bench, framework, probe};
 use burn_migrate::report::{self, book, progress, Format};
-use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
-use clap::{Parser, Subcommand, ValueEnum};
+use burn_migrate::rules::backends::{BackendTable, Policy};
+use burn_migrate::rules::RuleSet;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
 /// Port a Burn 0.21 project to Burn 0.22.
@@ -34,12 +36,10 @@ struct Cli {
     /// Add the rule files of this directory to the built-in rules.
     #[arg(long, value_name = "DIR", global = true)]
     rules: Option<PathBuf>,
-    /// Where NdArray devices go (the NdArray backend is deprecated in Burn 0.22).
-    #[arg(long, value_enum, default_value_t = Target::Flex)]
-    ndarray_to: Target,
-    /// Where LibTorch CPU devices go (CUDA, MPS and Vulkan devices move to their CubeCL device).
-    #[arg(long, value_enum, default_value_t = Target::Flex)]
-    libtorch_to: Target,
+    /// The devices chosen for deprecated backends (`--ndarray-to cpu`): option -> constructor.
+    /// The options come from the backend table (`policy_arg`).
+    #[arg(skip)]
+    backend_choices: BTreeMap<String, String>,
     /// Output format of findings, and of verify's and bench's results.
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
@@ -136,29 +136,38 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-enum Target {
-    /// `Device::flex()`, Burn's pure-Rust CPU backend.
-    Flex,
-    /// `Device::cpu()`, CubeCL's CPU backend (needs CubeCL's LLVM bundle to build).
-    Cpu,
-    /// Keep the deprecated backend (`Device::ndarray()`, NdArray only).
-    Ndarray,
+/// `--ndarray-to flex|cpu|ndarray`: an option for each backend-table entry that offers a
+/// choice of 0.22 device.
+fn policy_arg(policy: &Policy) -> clap::Arg {
+    clap::Arg::new(policy.flag.clone())
+        .long(policy.flag.clone())
+        .value_name("DEVICE")
+        .value_parser(clap::builder::PossibleValuesParser::new(
+            policy.choices.clone(),
+        ))
+        .default_value(policy.choices[0].clone())
+        .help(format!(
+            "Where the default device of `{}` goes (a backend Burn 0.22 deprecated)",
+            policy.types.join("`, `")
+        ))
 }
 
-impl Target {
-    fn policy(self) -> CpuTarget {
-        match self {
-            Target::Flex => CpuTarget::Flex,
-            Target::Cpu => CpuTarget::Cpu,
-            Target::Ndarray => CpuTarget::Keep,
-        }
-    }
+/// The command line, with the backend table's options.
+fn parse_cli() -> anyhow::Result<Cli> {
+    let policies = BackendTable::embedded()?.policies();
+    let matches = Cli::command()
+        .args(policies.iter().map(policy_arg))
+        .get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    cli.backend_choices = policies
+        .iter()
+        .filter_map(|p| Some((p.flag.clone(), matches.get_one::<String>(&p.flag)?.clone())))
+        .collect();
+    Ok(cli)
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(&cli) {
+    match parse_cli().and_then(|cli| run(&cli)) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
@@ -174,13 +183,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             .add_dir(dir)
             .with_context(|| format!("loading rules from {}", dir.display()))?;
     }
-    if cli.libtorch_to == Target::Ndarray {
-        anyhow::bail!("--libtorch-to takes `flex` or `cpu`");
-    }
-    rules.apply_policy(BackendPolicy {
-        ndarray_to: cli.ndarray_to.policy(),
-        libtorch_cpu_to: cli.libtorch_to.policy(),
-    });
+    rules.apply_policy(&cli.backend_choices)?;
     match &cli.command {
         Some(Command::Rules) => {
             print!("{}", book::rule_list(&rules));

@@ -61,12 +61,14 @@ fn every_rust_example_migrates_to_its_after() {
 fn every_manifest_example_migrates_to_its_after() {
     let rules = rules();
     let maps: Vec<_> = rules.feature_maps().cloned().collect();
+    let backend_crates = rules.backend_table().crate_features();
     for rule in rules.iter().filter(|r| r.category == Category::Cargo) {
         // A Cargo example stands for a project whose code uses what this rule asks about, and
         // nothing else.
         let features = burn_migrate::migrate::manifest::FeatureRules {
             maps: &maps,
             adds: &rule.feature_adds,
+            backend_crates: &backend_crates,
             code_uses: &|path| rule.feature_adds.iter().any(|a| a.when_path == path),
         };
         for example in &rule.examples {

@@ -9,7 +9,8 @@ use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams, HasName, HasType
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use crate::migrate::source::SourceFile;
-use crate::rules::{BackendEntry, RuleSet};
+use crate::rules::backends::{Backend, Wrapper};
+use crate::rules::RuleSet;
 use crate::util::syntax::{path_as_ident, segment_names, type_as_ident};
 
 /// Burn's traits that a backend type parameter is bounded by.
@@ -103,7 +104,12 @@ pub struct Index {
     /// Function name -> positions of parameters typed `B::Device` / `&B::Device`.
     pub device_params: HashMap<String, Vec<usize>>,
     pub files: Vec<FileNames>,
-    pub backends: Vec<BackendEntry>,
+    /// The backend table's backends and wrappers (`Autodiff`, `Fusion`).
+    pub backends: Vec<Backend>,
+    pub wrappers: Vec<Wrapper>,
+    /// Burn's backend crates as path segments (`burn_ndarray`), whose items user code may
+    /// import directly.
+    pub backend_crates: Vec<String>,
     /// Names of the workspace's `#[derive(Module)]` types.
     pub modules: HashSet<String>,
 }
@@ -121,11 +127,13 @@ impl Index {
             backend_traits: BURN_BACKEND_TRAITS.iter().map(|s| s.to_string()).collect(),
             autodiff_traits: BURN_AUTODIFF_TRAITS.iter().map(|s| s.to_string()).collect(),
             backends: rules.backends().cloned().collect(),
+            wrappers: rules.backend_table().wrappers.clone(),
+            backend_crates: rules.backend_table().crate_modules(),
             ..Index::default()
         };
         index.files = files
             .iter()
-            .map(|f| file_names(f.tree().syntax()))
+            .map(|f| file_names(f.tree().syntax(), &index.backend_crates))
             .collect();
         index.collect_backend_traits(files);
         index.modules = files
@@ -362,19 +370,27 @@ impl Index {
                     _ => None,
                 })
         };
-        match burn_name.as_deref() {
-            Some("Autodiff") => {
-                let mut inner = self.resolve_backend_type(file, &first_arg()?)?;
+        // `Autodiff<..>`, `Fusion<..>`: the wrapped backend, maybe differentiated.
+        let wrapper = burn_name.as_deref().and_then(|name| {
+            self.wrappers
+                .iter()
+                .find(|w| w.types.iter().any(|t| t == name))
+        });
+        if let Some(wrapper) = wrapper {
+            let mut inner = self.resolve_backend_type(file, &first_arg()?)?;
+            if wrapper.autodiff {
                 inner.autodiff = true;
                 inner.checkpointing = segment.generic_arg_list().is_some_and(|l| {
-                    l.syntax()
-                        .text()
-                        .to_string()
-                        .contains("BalancedCheckpointing")
+                    let args = l.syntax().text().to_string();
+                    wrapper
+                        .checkpointing
+                        .iter()
+                        .any(|s| args.contains(s.as_str()))
                 });
-                Some(inner)
             }
-            Some("Fusion") => self.resolve_backend_type(file, &first_arg()?),
+            return Some(inner);
+        }
+        match burn_name.as_deref() {
             Some(name) => {
                 let entry = self
                     .backends
@@ -398,7 +414,7 @@ impl Index {
         if names.len() == 1 {
             return self.files.get(file)?.backend_names.get(&last).cloned();
         }
-        if is_backend_module_path(&names[..names.len() - 1]) {
+        if is_backend_module_path(&names[..names.len() - 1], &self.backend_crates) {
             return Some(last);
         }
         // `ndarray::NdArrayDevice` after `use burn::backend::ndarray;`
@@ -410,8 +426,8 @@ impl Index {
     /// Several backends share a device type (`WgpuDevice` serves `Wgpu`, `Vulkan`, `Metal`,
     /// `WebGpu`); without other context the one it is named after wins.
     pub fn backend_of_device_type(&self, name: &str) -> Option<usize> {
-        let serves = |b: &BackendEntry| b.device_types.iter().any(|t| t == name);
-        let named_after = |b: &BackendEntry| b.types.iter().any(|t| format!("{t}Device") == name);
+        let serves = |b: &Backend| b.device_types.iter().any(|t| t == name);
+        let named_after = |b: &Backend| b.types.iter().any(|t| format!("{t}Device") == name);
         self.backends
             .iter()
             .position(|b| serves(b) && named_after(b))
@@ -420,31 +436,14 @@ impl Index {
 }
 
 /// Whether a module path (`burn::backend`, `burn::backend::wgpu`, `burn_ndarray`) is one of
-/// Burn's backend modules.
-pub fn is_backend_module_path(names: &[String]) -> bool {
+/// Burn's backend modules; `crates` are the backend crates (`Index::backend_crates`).
+pub fn is_backend_module_path(names: &[String], crates: &[String]) -> bool {
     match names {
         [] => false,
         [first, rest @ ..] if first == "burn" => rest.first().is_some_and(|s| s == "backend"),
-        [first, ..] => BACKEND_CRATES.contains(&first.as_str()),
+        [first, ..] => crates.contains(first),
     }
 }
-
-/// Burn's backend crates, whose items user code may import directly.
-pub const BACKEND_CRATES: &[&str] = &[
-    "burn_ndarray",
-    "burn_wgpu",
-    "burn_autodiff",
-    "burn_tch",
-    "burn_candle",
-    "burn_cuda",
-    "burn_rocm",
-    "burn_cpu",
-    "burn_flex",
-    "burn_fusion",
-    "burn_remote",
-    "burn_router",
-    "burn_cubecl",
-];
 
 /// Names of the traits in a bound list (`Backend + Clone` -> ["Backend", "Clone"]).
 pub fn bound_names(list: Option<ast::TypeBoundList>) -> Vec<String> {
@@ -557,17 +556,22 @@ pub fn is_phantom_of_backend(ty: &ast::Type, backends: &[BackendParam]) -> bool 
 }
 
 /// Collects the names a file imports from Burn's backend modules.
-fn file_names(root: &SyntaxNode) -> FileNames {
+fn file_names(root: &SyntaxNode, crates: &[String]) -> FileNames {
     let mut names = FileNames::default();
     for use_item in root.descendants().filter_map(ast::Use::cast) {
         if let Some(tree) = use_item.use_tree() {
-            collect_use_tree(&tree, &mut Vec::new(), &mut names);
+            collect_use_tree(&tree, &mut Vec::new(), &mut names, crates);
         }
     }
     names
 }
 
-fn collect_use_tree(tree: &ast::UseTree, prefix: &mut Vec<String>, names: &mut FileNames) {
+fn collect_use_tree(
+    tree: &ast::UseTree,
+    prefix: &mut Vec<String>,
+    names: &mut FileNames,
+    crates: &[String],
+) {
     let depth = prefix.len();
     if let Some(path) = tree.path() {
         prefix.extend(segment_names(&path));
@@ -575,13 +579,13 @@ fn collect_use_tree(tree: &ast::UseTree, prefix: &mut Vec<String>, names: &mut F
     match tree.use_tree_list() {
         Some(list) => {
             for child in list.use_trees() {
-                collect_use_tree(&child, prefix, names);
+                collect_use_tree(&child, prefix, names, crates);
             }
         }
         None if tree.star_token().is_none() => {
             if let Some((last, module)) = prefix.split_last() {
-                let module_is_backend = is_backend_module_path(module);
-                let is_backend_module = is_backend_module_path(prefix);
+                let module_is_backend = is_backend_module_path(module, crates);
+                let is_backend_module = is_backend_module_path(prefix, crates);
                 if module_is_backend || is_backend_module {
                     let local = tree
                         .rename()

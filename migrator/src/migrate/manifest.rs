@@ -9,21 +9,6 @@ use crate::rules::{FeatureAdd, FeatureMap, RuleId, RuleKey};
 /// Rust release Burn 0.22 needs.
 pub const MIN_RUST: (u64, u64) = (1, 95);
 
-/// Burn's backend crates a project may depend on directly, and the `burn` feature that
-/// provides the same backend (the feature map then applies, so `ndarray` becomes `flex`).
-const BACKEND_CRATE_FEATURES: &[(&str, &str)] = &[
-    ("burn-ndarray", "ndarray"),
-    ("burn-wgpu", "wgpu"),
-    ("burn-cuda", "cuda"),
-    ("burn-rocm", "rocm"),
-    ("burn-cpu", "cpu"),
-    ("burn-flex", "flex"),
-    ("burn-tch", "tch"),
-    ("burn-candle", "candle"),
-    ("burn-autodiff", "autodiff"),
-    ("burn-fusion", "fusion"),
-];
-
 /// The version written for `burn` itself and for Burn's sub-crates.
 pub const BURN_VERSION: &str = "0.22.0";
 pub const BURN_SUBCRATE_VERSION: &str = "0.22";
@@ -48,6 +33,10 @@ pub struct ManifestResult {
 pub struct FeatureRules<'a> {
     pub maps: &'a [FeatureMap],
     pub adds: &'a [FeatureAdd],
+    /// Burn's backend crates a project may depend on directly, and the `burn` feature that
+    /// provides the same backend (the feature map then applies, so `ndarray` becomes `flex`):
+    /// `BackendTable::crate_features`.
+    pub backend_crates: &'a [(String, String)],
     /// Whether the workspace's code names a path (for `FeatureAdd::when_path`).
     pub code_uses: &'a dyn Fn(&str) -> bool,
 }
@@ -311,12 +300,12 @@ fn fold_backend_crates(
         return;
     }
     let mut folded = Vec::new();
-    for (krate, feature) in BACKEND_CRATE_FEATURES {
+    for (krate, feature) in features.backend_crates {
         if table.get(krate).is_none() || (features.code_uses)(&krate.replace('-', "_")) {
             continue;
         }
         table.remove(krate);
-        folded.push(*feature);
+        folded.push(feature.as_str());
         changes.push(ManifestChange {
             rule: RuleId::CargoBackendCrates.into(),
             fixable: true,
@@ -472,9 +461,13 @@ mod tests {
             only_without_default_features: true,
             rule: RuleId::CargoOptimFeature.into(),
         }];
+        let crates = crate::rules::backends::BackendTable::embedded()
+            .unwrap()
+            .crate_features();
         let rules = FeatureRules {
             maps: &maps,
             adds: &adds,
+            backend_crates: &crates,
             code_uses: &|path| path == "burn::optim",
         };
         migrate(text, &rules).unwrap()

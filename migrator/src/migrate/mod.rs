@@ -290,11 +290,13 @@ fn rewrite_manifests(
 ) -> Vec<ManifestOutcome> {
     let maps: Vec<_> = rules.feature_maps().cloned().collect();
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
+    let backend_crates = rules.backend_table().crate_features();
     // What the ported code names decides which features it needs.
     let code_uses = |path: &str| sources.iter().any(|f| f.migrated.contains(path));
     let features = manifest::FeatureRules {
         maps: &maps,
         adds: &adds,
+        backend_crates: &backend_crates,
         code_uses: &code_uses,
     };
     let mut paths: Vec<PathBuf> = workspace

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::rules::backends::BackendTable;
 
 /// The shared cache: `$BURN_MIGRATE_CACHE`, else `~/.cache/burn-migrate`.
 pub fn default_cache() -> PathBuf {
@@ -90,10 +91,16 @@ impl Pinned {
                 .filter(|l| l.contains("error"))
                 .take(8)
                 .collect();
-            let hint = if features.iter().any(|f| f == "cpu" || f == "cuda") {
-                "\n`cpu` and `cuda` build CubeCL's LLVM bundle, which is downloaded at build time: this fails without network access to its host"
+            let bundled: Vec<String> = BackendTable::embedded()
+                .map(|t| t.llvm_bundle_features())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|f| features.contains(f))
+                .collect();
+            let hint = if bundled.is_empty() {
+                String::new()
             } else {
-                ""
+                format!("\n`{}` build CubeCL's LLVM bundle, which is downloaded at build time: this fails without network access to its host", bundled.join("`, `"))
             };
             return Err(Error::FrameworkBuild {
                 version: self.version.to_string(),

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::error::Error;
+use crate::rules::backends::{BackendTable, ProbeSpec};
 
 /// The probe program's exit code for a device its build does not include.
 const NOT_BUILT: i32 = 3;
@@ -30,26 +31,34 @@ impl Probe {
     }
 }
 
-/// Devices the probe knows, with the Cargo feature each needs (`None`: always built).
-pub const DEVICES: &[(&str, Option<&str>)] = &[("flex", None), ("vulkan", Some("vulkan"))];
+/// Devices the probe program knows, with the Cargo feature each needs: the probes of the
+/// embedded backend table, which describes the embedded probe program.
+pub fn devices() -> Vec<ProbeSpec> {
+    BackendTable::embedded()
+        .map(|table| table.probes())
+        .unwrap_or_default()
+}
 
 /// The devices to probe: those asked for, else every device the probe knows.
-pub fn requested(devices: &[String]) -> Vec<String> {
-    if devices.is_empty() {
-        DEVICES.iter().map(|(d, _)| d.to_string()).collect()
+pub fn requested(names: &[String]) -> Vec<String> {
+    if names.is_empty() {
+        devices().into_iter().map(|p| p.device).collect()
     } else {
-        devices.to_vec()
+        names.to_vec()
     }
 }
 
 /// Probes one device (`flex`, `vulkan`), building under `cache`.
 pub fn probe(device: &str, cache: &Path) -> Result<Probe, Error> {
-    let Some((_, feature)) = DEVICES.iter().find(|(name, _)| *name == device) else {
+    let known = BackendTable::embedded()?.probes();
+    let Some(spec) = known.iter().find(|p| p.device == device) else {
+        let names: Vec<&str> = known.iter().map(|p| p.device.as_str()).collect();
         return Ok(Probe::NotBuilt(format!(
-            "no probe for `{device}`; known: flex, vulkan"
+            "no probe for `{device}`; known: {}",
+            names.join(", ")
         )));
     };
-    let features: Vec<String> = feature.iter().map(|f| f.to_string()).collect();
+    let features: Vec<String> = spec.feature.iter().cloned().collect();
     match crate::prove::framework::BURN_0_22.build(cache, &features, false) {
         Ok(_) => {}
         Err(Error::FrameworkBuild { errors, .. }) => return Ok(Probe::NotBuilt(errors)),

@@ -2,12 +2,15 @@
 //!
 //! A rule file is the single source of a rule's id, documentation and examples. Rules that
 //! code implements (`transform = "..."`) still have a file; data tables that transforms read
-//! (the backend-to-device mapping, the Cargo feature map) live in the rule file that owns them.
+//! (the Cargo feature map) live in the rule file that owns them. The backend table, which
+//! several stages read, is its own file (`backends`).
 //!
 //! `build.rs` also generates the registry from the files: `RuleId`, one variant per built-in
 //! rule (code names rules only through it, so a wrong id does not compile), and `TransformId`,
 //! one variant per transform name the files use. Findings carry a `RuleKey`: a `RuleId`, or
 //! the id of a data rule from a user's rule file (`--rules DIR`), which names no transform.
+
+pub mod backends;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -16,6 +19,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::Error;
+use backends::{Backend, BackendTable};
 
 include!(concat!(env!("OUT_DIR"), "/rule_registry.rs"));
 
@@ -215,33 +219,6 @@ pub enum DataRule {
     },
 }
 
-/// One 0.21 backend type and what replaces it in 0.22.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BackendEntry {
-    /// The rule that declares the entry: device rewrites for this backend carry its id.
-    #[serde(skip, default = "unset_rule")]
-    pub rule: RuleKey,
-    /// Type names of the backend (`NdArray`, `Wgpu`, ...), as exported by `burn::backend`.
-    pub types: Vec<String>,
-    /// Device types whose values select this backend (`NdArrayDevice`, ...).
-    #[serde(default)]
-    pub device_types: Vec<String>,
-    /// The 0.22 device expression for the backend's default device.
-    pub device: String,
-    /// Template for a device variant or constructor: `{variant}` is the text after
-    /// `DeviceType::` (`DiscreteGpu(0)`), `{args}` the arguments of `DeviceType::new(..)`.
-    #[serde(default)]
-    pub device_variant: Option<String>,
-    #[serde(default)]
-    pub device_new: Option<String>,
-    /// Per-variant replacements, checked before `device_variant` (`Cuda = "Device::cuda({args})"`).
-    #[serde(default)]
-    pub variants: BTreeMap<String, String>,
-    /// The Cargo feature of `burn` that provides the device in 0.22.
-    pub feature: String,
-}
-
 /// A Cargo feature of `burn` that 0.22 renamed or removed.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -293,8 +270,6 @@ pub struct Rule {
     pub covers: Vec<String>,
     #[serde(default, rename = "example")]
     pub examples: Vec<Example>,
-    #[serde(default, rename = "backend")]
-    pub backends: Vec<BackendEntry>,
     #[serde(default, rename = "feature")]
     pub features: Vec<FeatureMap>,
     #[serde(default, rename = "rewrite")]
@@ -311,25 +286,35 @@ enum Origin {
 }
 
 /// Placeholder until `RuleSet::add` sets the real key.
-fn unset_rule() -> RuleKey {
+pub(crate) fn unset_rule() -> RuleKey {
     RuleKey::User("")
 }
 
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     rules: BTreeMap<String, Rule>,
+    backends: BackendTable,
 }
 
 impl RuleSet {
-    /// The rules compiled into the binary.
+    /// The rules and the backend table compiled into the binary.
     pub fn embedded() -> Result<Self, Error> {
         let mut set = RuleSet {
             rules: BTreeMap::new(),
+            backends: BackendTable::embedded()?,
         };
         for (name, text) in EMBEDDED_RULES {
             set.add(Path::new(name), text, Origin::Builtin)?;
         }
+        set.backends.check_rules(|id| set.rules.contains_key(id))?;
         Ok(set)
+    }
+
+    /// The same rules with another backend table (checked against the rules).
+    pub fn with_backend_table(mut self, table: BackendTable) -> Result<Self, Error> {
+        table.check_rules(|id| self.rules.contains_key(id))?;
+        self.backends = table;
+        Ok(self)
     }
 
     /// Adds a user's rule files (`--rules DIR`).
@@ -394,9 +379,6 @@ impl RuleSet {
             // Rule sets are loaded once per run; interning the id lets findings carry it by copy.
             (Origin::User, _) => RuleKey::User(Box::leak(rule.id.clone().into_boxed_str())),
         };
-        for backend in &mut rule.backends {
-            backend.rule = rule.key;
-        }
         for add in &mut rule.feature_adds {
             add.rule = rule.key;
         }
@@ -421,9 +403,13 @@ impl RuleSet {
         self.rules.values()
     }
 
-    /// The backend-to-device table, gathered from every rule that carries one.
-    pub fn backends(&self) -> impl Iterator<Item = &BackendEntry> {
-        self.rules.values().flat_map(|r| r.backends.iter())
+    /// The backends of the backend table, each with its 0.22 port.
+    pub fn backends(&self) -> impl Iterator<Item = &Backend> {
+        self.backends.backends.iter()
+    }
+
+    pub fn backend_table(&self) -> &BackendTable {
+        &self.backends
     }
 
     /// Every data rewrite, with the id of the rule that declares it.
@@ -451,69 +437,30 @@ impl RuleSet {
     }
 }
 
-/// Where the deprecated CPU backends go (`--ndarray-to`, `--libtorch-to`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CpuTarget {
-    /// Burn's pure-Rust CPU backend.
-    #[default]
-    Flex,
-    /// CubeCL's CPU backend (needs CubeCL's LLVM bundle at build time).
-    Cpu,
-    /// Keep the deprecated backend (NdArray only).
-    Keep,
-}
-
-impl CpuTarget {
-    /// (device expression, Cargo feature) for this target; `keep` is the deprecated backend's own.
-    fn device(self, keep: (&str, &str)) -> (String, String) {
-        let (device, feature) = match self {
-            CpuTarget::Flex => ("Device::flex()", "flex"),
-            CpuTarget::Cpu => ("Device::cpu()", "cpu"),
-            CpuTarget::Keep => keep,
-        };
-        (device.to_string(), feature.to_string())
-    }
-}
-
-/// The backend choices a user makes on the command line.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BackendPolicy {
-    pub ndarray_to: CpuTarget,
-    pub libtorch_cpu_to: CpuTarget,
-}
-
 impl RuleSet {
-    /// Points the NdArray and LibTorch-CPU rows of the device table, and the Cargo features
-    /// that follow them, at the chosen targets.
-    pub fn apply_policy(&mut self, policy: BackendPolicy) {
+    /// Ports the backends the command line chooses for (`chosen`: option name -> constructor,
+    /// `ndarray-to` -> `cpu`), and points the Cargo feature maps of those backends' 0.21
+    /// features at the chosen devices' features.
+    pub fn apply_policy(&mut self, chosen: &BTreeMap<String, String>) -> Result<(), Error> {
+        self.backends.choose(chosen)?;
+        let ported: BTreeMap<&str, &str> = self
+            .backends
+            .backends
+            .iter()
+            .filter(|b| b.goes_to.is_some())
+            .map(|b| (b.burn_feature.as_str(), b.feature.as_str()))
+            .collect();
         for rule in self.rules.values_mut() {
-            for backend in &mut rule.backends {
-                if backend.types.iter().any(|t| t == "NdArray") {
-                    let (device, feature) =
-                        policy.ndarray_to.device(("Device::ndarray()", "ndarray"));
-                    backend.device = device;
-                    backend.feature = feature;
-                }
-                if backend.types.iter().any(|t| t == "LibTorch") {
-                    let (device, feature) =
-                        policy.libtorch_cpu_to.device(("Device::libtorch()", "tch"));
-                    backend.variants.insert("Cpu".to_string(), device.clone());
-                    backend.device = device;
-                    backend.feature = feature;
-                }
-            }
             for map in &mut rule.features {
-                let target = match map.from.as_str() {
-                    "ndarray" => policy.ndarray_to.device(("", "ndarray")).1,
-                    "tch" => policy.libtorch_cpu_to.device(("", "tch")).1,
-                    _ => continue,
-                };
-                map.to = Some(target);
+                if let Some(feature) = ported.get(map.from.as_str()) {
+                    map.to = Some(feature.to_string());
+                }
             }
             // A feature kept as it is needs no map (a rename to itself would drop it).
             rule.features
                 .retain(|m| m.to.as_deref() != Some(m.from.as_str()));
         }
+        Ok(())
     }
 }
 

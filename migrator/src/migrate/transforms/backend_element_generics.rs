@@ -1,6 +1,6 @@
 //! Element types a project chose through its backend type (`NdArray<f64>`, `Wgpu<f16, i32>`):
-//! the defaults (`f32`, `i32`/`i64`) need nothing, anything else is a device configuration in
-//! 0.22.
+//! the type's defaults (the backend table's `elements`) need nothing, anything else is a device
+//! configuration in 0.22.
 
 use ra_ap_syntax::ast::{self, HasGenericArgs};
 use ra_ap_syntax::AstNode;
@@ -10,7 +10,6 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    const DEFAULTS: &[&str] = &["f32", "i32", "i64", "u32", "bool", "u8"];
     if ctx.migrated {
         return;
     }
@@ -21,9 +20,9 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(name) = ctx.index.burn_backend_name(ctx.file_id, &path) else {
             continue;
         };
-        if !ctx.index.backends.iter().any(|b| b.types.contains(&name)) {
+        let Some(backend) = ctx.index.backends.iter().find(|b| b.types.contains(&name)) else {
             continue;
-        }
+        };
         let Some(args) = path.segment().and_then(|s| s.generic_arg_list()) else {
             continue;
         };
@@ -43,13 +42,17 @@ pub fn run(ctx: &mut FileCtx) {
                 })
             })
             .collect();
-        let unusual = args.generic_args().any(|a| match a {
-            ast::GenericArg::TypeArg(t) => t
-                .ty()
-                .and_then(|t| crate::util::syntax::type_as_ident(&t))
-                .is_some_and(|n| !DEFAULTS.contains(&n.as_str()) && !own_params.contains(&n)),
-            _ => false,
-        });
+        let unusual = args
+            .generic_args()
+            .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
+            .zip(&backend.elements)
+            .any(|(a, (_, default))| match a {
+                ast::GenericArg::TypeArg(t) => t
+                    .ty()
+                    .and_then(|t| crate::util::syntax::type_as_ident(&t))
+                    .is_some_and(|n| n != *default && !own_params.contains(&n)),
+                _ => false,
+            });
         if unusual {
             ctx.push(Change::manual(
                 path_type.syntax().text_range(),

@@ -11,7 +11,7 @@ use ra_ap_syntax::{AstNode, SyntaxNode};
 use super::{device_expression, FileCtx};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
-use crate::rules::BackendEntry;
+use crate::rules::backends::Backend;
 use crate::rules::{RuleId, RuleKey};
 use crate::util::syntax::segment_names;
 
@@ -126,7 +126,7 @@ fn explicit_device_path(ctx: &mut FileCtx, path_expr: &ast::PathExpr) {
 
 /// The 0.22 expression for `DeviceType::<name><args>` (`args` with parentheses, `inner`
 /// without).
-fn device_for_variant(backend: &BackendEntry, name: &str, args: &str, inner: &str) -> String {
+fn device_for_variant(backend: &Backend, name: &str, args: &str, inner: &str) -> String {
     if let Some(template) = backend.variants.get(name) {
         return template.replace("{args}", inner);
     }
@@ -173,12 +173,18 @@ fn record_choice(
 ) {
     let backend = &ctx.index.backends[entry];
     let name = backend.types.first().cloned().unwrap_or_default();
+    // The wrapper that differentiates (`Autodiff`), as the backend table names it.
+    let autodiff_wrapper = ctx
+        .index
+        .wrappers
+        .iter()
+        .find(|w| w.autodiff)
+        .and_then(|w| w.types.first());
     ctx.device_choices.push(super::DeviceChoice {
         range: node.text_range(),
-        backend: if autodiff {
-            format!("Autodiff<{name}>")
-        } else {
-            name
+        backend: match autodiff_wrapper {
+            Some(wrapper) if autodiff => format!("{wrapper}<{name}>"),
+            _ => name,
         },
         value: ctx.file.slice(node.text_range()).to_string(),
         device: expr.to_string(),

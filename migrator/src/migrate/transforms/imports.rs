@@ -103,7 +103,8 @@ fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names
             false
         }
     } else if tree.star_token().is_some() {
-        is_backend_module_path(prefix) || is_tensor_backend_module(prefix)
+        is_backend_module_path(prefix, &ctx.index.backend_crates)
+            || is_tensor_backend_module(prefix)
     } else {
         leaf_decision(ctx, tree, prefix, names)
     };
@@ -115,8 +116,9 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     let Some((last, module)) = full.split_last() else {
         return false;
     };
-    if is_backend_module_path(module)
-        || is_backend_module_path(full)
+    let crates = &ctx.index.backend_crates;
+    if is_backend_module_path(module, crates)
+        || is_backend_module_path(full, crates)
         || is_tensor_backend_module(module)
     {
         return true;

@@ -1,7 +1,7 @@
 //! The devices a port runs on: the `Device::<constructor>(..)` calls in its code, what each
-//! needs (a Cargo feature of `burn`), and which of them work on this machine. The constructor
-//! table is the rule set's backend table (`rules/device-*.toml`), so verify knows exactly the
-//! devices the migration can write.
+//! needs (a Cargo feature of `burn`), and which of them work on this machine. The constructors
+//! are the 0.22 devices of the backend table (`rules/tables/backends.toml`), so verify knows
+//! exactly the devices the migration can write.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -11,6 +11,7 @@ use ra_ap_syntax::{AstNode, Edition, SourceFile, TextRange};
 
 use crate::error::Error;
 use crate::prove::probe::{self, Probe};
+use crate::rules::backends::{constructor_name, ProbeSpec};
 use crate::rules::RuleSet;
 use crate::util::syntax::segment_names;
 
@@ -23,36 +24,40 @@ pub struct Constructor {
     pub default_expression: String,
     /// The `burn` feature that provides it.
     pub feature: String,
+    /// The device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
+    pub memory_pools: bool,
+    /// Pure Rust on the CPU: it works wherever the port builds.
+    pub pure_rust: bool,
+    /// How to find out whether it works here.
+    pub probe: Option<ProbeSpec>,
+    /// Its feature builds CubeCL's LLVM bundle, downloaded at build time.
+    pub llvm_bundle: bool,
 }
 
-/// Constructors the rule set writes, by name.
+/// The 0.22 devices of the rule set's backend table, by constructor name.
 pub fn constructors(rules: &RuleSet) -> BTreeMap<String, Constructor> {
     let mut out = BTreeMap::new();
     for backend in rules.backends() {
-        let Some(name) = backend
-            .device
-            .strip_prefix("Device::")
-            .and_then(|rest| rest.split('(').next())
-        else {
+        let Some((device, feature)) = backend.own_device() else {
             continue;
         };
-        // The first entry wins: several 0.21 backends (ndarray, candle, libtorch) share
-        // `Device::flex()`, and they agree on its feature.
-        out.entry(name.to_string()).or_insert_with(|| Constructor {
-            name: name.to_string(),
-            default_expression: backend.device.clone(),
-            feature: backend.feature.clone(),
-        });
+        let Some(name) = constructor_name(device) else {
+            continue;
+        };
+        out.insert(
+            name.to_string(),
+            Constructor {
+                name: name.to_string(),
+                default_expression: device.to_string(),
+                feature: feature.to_string(),
+                memory_pools: backend.memory_pools,
+                pure_rust: backend.pure_rust,
+                probe: backend.probe.clone(),
+                llvm_bundle: backend.llvm_bundle,
+            },
+        );
     }
     out
-}
-
-/// Whether a device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
-pub fn has_memory_pools(constructor: &str) -> bool {
-    matches!(
-        constructor,
-        "vulkan" | "wgpu" | "webgpu" | "metal" | "cuda" | "rocm" | "cpu"
-    )
 }
 
 /// A constructor call found in a file: its name, the range of the name and its argument list
@@ -189,26 +194,29 @@ pub fn devices_used(
 }
 
 /// Whether a device works here, probed in a child process; `Err` says why not.
-pub fn check_device(name: &str, cache: &Path) -> Result<(), Error> {
-    // Flex is pure Rust on the CPU: it works wherever the port builds.
-    if name == "flex" {
+pub fn check_device(device: &Constructor, cache: &Path) -> Result<(), Error> {
+    let name = &device.name;
+    if device.pure_rust {
         return Ok(());
     }
-    // wgpu picks Vulkan on Linux, so the Vulkan probe speaks for it.
-    let probe_name = match name {
-        "vulkan" | "wgpu" => "vulkan",
-        "cpu" | "cuda" => {
-            return Err(Error::DeviceNeedsDownload {
-                device: name.to_string(),
-            })
-        }
-        other => {
-            return Err(Error::DeviceNotProbed {
-                device: other.to_string(),
-            })
-        }
+    if device.llvm_bundle {
+        return Err(Error::DeviceNeedsDownload {
+            device: name.clone(),
+            feature: device.feature.clone(),
+        });
+    }
+    let Some(spec) = &device.probe else {
+        return Err(Error::DeviceNotProbed {
+            device: name.clone(),
+            probed: probe::devices()
+                .iter()
+                .map(|p| p.device.as_str())
+                .collect::<Vec<_>>()
+                .join(" and "),
+        });
     };
-    let probe = probe_name.to_string();
+    let probe_name = &spec.device;
+    let probe = probe_name.clone();
     match probe::probe(probe_name, cache) {
         Ok(Probe::Works(_)) => Ok(()),
         Ok(Probe::Crashed(why)) => Err(Error::DeviceCrashed { probe, why }),
@@ -224,6 +232,26 @@ pub fn check_device(name: &str, cache: &Path) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::backends::BackendTable;
+
+    #[test]
+    fn a_backend_added_to_the_table_is_a_known_device() {
+        let photon = "[[backend]]\ntypes = [\"Photon\"]\ncrate = \"burn-photon\"\nburn_feature = \"photon\"\nrule = \"device-cuda\"\ndevice = \"Device::photon(0)\"\nfeature = \"photon\"\nmemory_pools = true\n";
+        let table = BackendTable::parse(photon).unwrap();
+        let rules = RuleSet::embedded()
+            .unwrap()
+            .with_backend_table(table)
+            .unwrap();
+        let known = constructors(&rules);
+        let device = &known["photon"];
+        assert_eq!(device.default_expression, "Device::photon(0)");
+        assert_eq!(device.feature, "photon");
+        assert!(device.memory_pools);
+        let why = check_device(device, Path::new("/nonexistent")).unwrap_err();
+        assert!(why.to_string().contains("cannot be probed"), "{why}");
+        let calls = constructor_calls("fn f() { let d = Device::photon(3); }", &known);
+        assert_eq!(calls.len(), 1);
+    }
 
     #[test]
     fn calls_compiled_out_by_default_features_do_not_count() {

@@ -119,11 +119,9 @@ impl Names {
                 DataRule::ReportImplFn { functions, .. } => functions.iter().for_each(|f| add(f)),
             }
         }
-        for rule in rules.iter() {
-            for backend in &rule.backends {
-                for name in backend.types.iter().chain(&backend.device_types) {
-                    names.entry(name.clone()).or_insert(rule.key);
-                }
+        for backend in rules.backends() {
+            for name in backend.types.iter().chain(&backend.device_types) {
+                names.entry(name.clone()).or_insert(backend.rule);
             }
         }
         Names { names, prefixes }
@@ -314,7 +312,10 @@ mod tests {
         let fixed = apply_suggestions(&found, dir.path()).unwrap();
         assert_eq!(fixed.applied, 0);
         assert_eq!(fixed.unchanged.len(), 1);
-        assert!(fixed.unchanged[0].1.contains(RUSTC_SUGGESTION.as_str()), "{fixed:?}");
+        assert!(
+            fixed.unchanged[0].1.contains(RUSTC_SUGGESTION.as_str()),
+            "{fixed:?}"
+        );
         assert_eq!(
             std::fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
             original

@@ -3,6 +3,7 @@
 //! samples `Device::memory_pool_usage()` every few milliseconds while `main` runs, and prints
 //! the peaks on stderr when `main` returns (a drop guard, so early returns count too).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
@@ -52,6 +53,7 @@ impl Installed {
 pub fn install_for_devices(
     dir: &Path,
     used_by_package: &DevicesByPackage,
+    known: &BTreeMap<String, devices::Constructor>,
 ) -> Result<Installed, Error> {
     let mut installed = Installed::default();
     // Skipped packages get the watch too: their binaries may run on another machine.
@@ -61,7 +63,7 @@ pub fn install_for_devices(
         };
         let pooled: Vec<&String> = used
             .iter()
-            .filter(|(name, _)| devices::has_memory_pools(name))
+            .filter(|(name, _)| known.get(*name).is_some_and(|c| c.memory_pools))
             .flat_map(|(_, calls)| calls)
             .collect();
         let [call] = pooled.as_slice() else { continue };

@@ -61,7 +61,8 @@ pub fn verify(
 
     let table = config::load(&old)?;
     let commands = run::run_commands(&old, &table)?;
-    let watch = memory_watch::install_for_devices(&new, &used_by_package)?;
+    let known = devices::constructors(rules);
+    let watch = memory_watch::install_for_devices(&new, &used_by_package, &known)?;
     let target = options.cache.join("target");
     let plan = run::Plan {
         target: &target,

@@ -82,7 +82,12 @@ fn device_skips(
         for name in used.keys() {
             let verdict = probes.entry(name.clone()).or_insert_with(|| {
                 progress(&format!("checking that `Device::{name}` works here"));
-                let verdict = devices::check_device(name, cache);
+                let verdict = match known.get(name) {
+                    Some(device) => devices::check_device(device, cache),
+                    None => Err(Error::Usage(format!(
+                        "`Device::{name}` is not a Burn 0.22 device"
+                    ))),
+                };
                 match &verdict {
                     Ok(()) => progress(&format!("`Device::{name}` works here")),
                     Err(why) => progress(&format!("`Device::{name}` is skipped: {why}")),
