@@ -19,6 +19,9 @@ use burn_migrate::migrate::{migrate_text, Options};
 use burn_migrate::rules::{Applicability, Category, Example, Rule, RuleSet};
 use libtest_mimic::{Arguments, Failed, Trial};
 
+/// A check over the whole rule set.
+type SetCheck = fn(&RuleSet) -> Result<(), Failed>;
+
 fn main() {
     let args = Arguments::from_args();
     let rules = Arc::new(RuleSet::embedded().expect("embedded rules load"));
@@ -41,7 +44,7 @@ fn main() {
             }));
         }
     }
-    let set_checks: [(&str, fn(&RuleSet) -> Result<(), Failed>); 5] = [
+    let set_checks: [(&str, SetCheck); 5] = [
         (
             "every_rule_has_an_example_and_every_emitted_rule_has_a_file",
             every_rule_has_an_example_and_every_emitted_rule_has_a_file,
@@ -111,10 +114,9 @@ fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result
             .collect();
         let expected: BTreeSet<usize> = example.lines.iter().copied().collect();
         if reported != expected {
-            return Err(format!(
-                "reported at lines {reported:?}, the example names {expected:?}"
-            )
-            .into());
+            return Err(
+                format!("reported at lines {reported:?}, the example names {expected:?}").into(),
+            );
         }
     }
     if rule.applicability == Applicability::Manual {
@@ -125,11 +127,7 @@ fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result
         return Err("the rule itself does not fire".into());
     }
     if &outcome.migrated != after {
-        return Err(format!(
-            "--- expected\n{after}\n--- got\n{}",
-            outcome.migrated
-        )
-        .into());
+        return Err(format!("--- expected\n{after}\n--- got\n{}", outcome.migrated).into());
     }
     let again = migrate_text(&outcome.migrated, rules, &options)?;
     if again.migrated != outcome.migrated {
@@ -180,7 +178,10 @@ fn every_rule_has_an_example_and_every_emitted_rule_has_a_file(
                     .chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
             {
-                failures.push(format!("rule {} example `{name}`: use a-z, 0-9 and -", rule.id));
+                failures.push(format!(
+                    "rule {} example `{name}`: use a-z, 0-9 and -",
+                    rule.id
+                ));
             }
         }
         let names: BTreeSet<String> = (rule.examples.iter().enumerate())
@@ -288,10 +289,9 @@ fn every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change(
             .map(|r| r.id.as_str())
             .collect();
         match note {
-            Some(note) if !(covering.is_empty() && note.starts_with("no change")) => failures
-                .push(format!(
-                    "row {row} is noted ({note}) but also covered by {covering:?}"
-                )),
+            Some(note) if !(covering.is_empty() && note.starts_with("no change")) => failures.push(
+                format!("row {row} is noted ({note}) but also covered by {covering:?}"),
+            ),
             None if covering.is_empty() => failures.push(format!("no rule covers row {row}")),
             _ => {}
         }

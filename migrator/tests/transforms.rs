@@ -140,7 +140,8 @@ fn a_project_trait_named_backend_in_another_file_is_not_burns() {
 
 #[test]
 fn a_project_type_proved_generic_over_the_backend_in_another_file() {
-    let batch = "use burn::prelude::*;\n\npub struct Batch<B: Backend> {\n    pub x: Tensor<B, 2>,\n}\n";
+    let batch =
+        "use burn::prelude::*;\n\npub struct Batch<B: Backend> {\n    pub x: Tensor<B, 2>,\n}\n";
     let pairs = "use crate::batch::Batch;\n\npub type Labelled<B> = (Batch<B>, Vec<usize>);\npub type Named<T> = (T, String);\n";
     let out = port_files(&[("batch.rs", batch), ("pairs.rs", pairs)]);
     assert_eq!(

@@ -142,7 +142,9 @@ impl Index {
                 (names.burn_imports.iter()).map(|(local, burn)| (local.clone(), burn.clone())),
             );
             index.workspace_burn_glob |= names.burn_glob;
-            index.workspace_items.extend(names.local_items.iter().cloned());
+            index
+                .workspace_items
+                .extend(names.local_items.iter().cloned());
         }
         index.collect_backend_traits(files);
         index.modules = files
@@ -293,7 +295,11 @@ impl Index {
     /// The backend parameters an item of file `file` declares: those bounded by Burn's backend
     /// traits or the project's extensions of them, and unbounded ones used as the backend
     /// argument of a Burn type or of a project item whose parameter is a backend.
-    pub fn backend_params(&self, file: usize, owner: &ast::AnyHasGenericParams) -> Vec<BackendParam> {
+    pub fn backend_params(
+        &self,
+        file: usize,
+        owner: &ast::AnyHasGenericParams,
+    ) -> Vec<BackendParam> {
         let Some(list) = owner.generic_param_list() else {
             return Vec::new();
         };
@@ -683,7 +689,10 @@ fn file_names(root: &SyntaxNode) -> FileNames {
                 || ast::TypeAlias::can_cast(node.kind())
         })
         // Associated types (`type Device;` in a trait) are not items of the module.
-        .filter(|node| node.parent().is_none_or(|p| !ast::AssocItemList::can_cast(p.kind())))
+        .filter(|node| {
+            node.parent()
+                .is_none_or(|p| !ast::AssocItemList::can_cast(p.kind()))
+        })
         .filter_map(|node| Some(ast::AnyHasName::cast(node)?.name()?.text().to_string()))
         .collect();
     names

@@ -12,6 +12,12 @@ pub struct Steps {
     current: Option<(String, Instant)>,
 }
 
+impl Default for Steps {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Steps {
     pub fn new() -> Self {
         let spinner = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
