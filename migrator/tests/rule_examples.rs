@@ -243,22 +243,24 @@ fn every_rule_that_edits_code_has_an_example_it_leaves_alone(
     failures_to_result(failures)
 }
 
+/// Manual rules' examples say where their findings go; examples of code left alone have none.
 fn every_manual_example_names_its_lines(rules: &RuleSet) -> Result<(), Failed> {
-    let failures: Vec<String> = rules
-        .iter()
-        .filter(|r| r.applicability == Applicability::Manual && r.category != Category::Cargo)
-        .flat_map(|r| {
-            (r.examples.iter().enumerate())
-                .filter(|(_, e)| e.after.is_some() && e.lines.is_empty())
-                .map(move |(i, e)| {
-                    format!(
-                        "{}::{}: name the lines of its findings (`lines = [..]`)",
-                        r.id,
-                        e.name(i)
-                    )
-                })
-        })
-        .collect();
+    let mut failures = Vec::new();
+    for rule in rules.iter().filter(|r| r.category != Category::Cargo) {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let name = format!("{}::{}", rule.id, example.name(i));
+            let manual = rule.applicability == Applicability::Manual;
+            match (&example.after, example.lines.is_empty()) {
+                (Some(_), true) if manual => failures.push(format!(
+                    "{name}: name the lines of its findings (`lines = [..]`)"
+                )),
+                (None, false) => failures.push(format!(
+                    "{name}: an example the rule must leave alone has no findings to place"
+                )),
+                _ => {}
+            }
+        }
+    }
     failures_to_result(failures)
 }
 

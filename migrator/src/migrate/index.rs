@@ -12,14 +12,12 @@ use crate::migrate::source::SourceFile;
 use crate::rules::{BackendEntry, RuleSet};
 use crate::util::syntax::{path_as_ident, segment_names, type_as_ident};
 
-/// Burn's traits that a backend type parameter is bounded by, by Burn's own names: a bound
-/// counts only when its path resolves to one of them through the file's imports.
+/// Burn's traits that a backend type parameter is bounded by.
 const BURN_BACKEND_TRAITS: &[&str] = &["Backend", "AutodiffBackend"];
 const BURN_AUTODIFF_TRAITS: &[&str] = &["AutodiffBackend"];
 
 /// Burn types whose first generic argument is the backend in 0.21. An unbounded parameter
-/// used there (`struct Batch<B> { x: Tensor<B, 2> }`) is a backend parameter too, when the
-/// name resolves to Burn's type (a local `struct Linear<T>` is not Burn's).
+/// used there (`struct Batch<B> { x: Tensor<B, 2> }`) is a backend parameter too.
 const BURN_BACKEND_FIRST_TYPES: &[&str] = &[
     "Tensor",
     "Linear",
