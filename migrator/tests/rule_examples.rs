@@ -1,121 +1,271 @@
-//! Every example of every rule is a test: the migrator turns `before` into exactly `after`,
-//! and running it again on `after` changes nothing.
+//! Every example of every rule is its own test, named `<rule-id>::<example name>`, so
+//! `cargo test --test rule_examples -- backend-generic-param` runs one rule's examples.
+//!
+//! - With `after`: the migrator turns `before` into exactly `after`, the rule itself fires,
+//!   and running the migrator again changes nothing. A `manual` rule's example is instead
+//!   reported at the lines it names.
+//! - Without `after`: the rule must not fire. The migrator reports nothing and leaves the
+//!   text byte for byte.
+//!
+//! The checks over the whole rule set (every rule has an example, every emitted rule has a
+//! file, the guide is current, ...) are tests of their own, under `rules::`.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
+use burn_migrate::migrate::manifest::{self, FeatureRules};
 use burn_migrate::migrate::migrate_text;
-use burn_migrate::rules::{Applicability, Category, RuleSet};
+use burn_migrate::rules::{Applicability, Category, Example, Rule, RuleSet};
+use libtest_mimic::{Arguments, Failed, Trial};
 
-fn rules() -> RuleSet {
-    RuleSet::embedded().expect("embedded rules load")
+/// A check over the whole rule set.
+type SetCheck = fn(&RuleSet) -> Result<(), Failed>;
+
+fn main() {
+    let args = Arguments::from_args();
+    let rules = Arc::new(RuleSet::embedded().expect("embedded rules load"));
+    let mut trials = Vec::new();
+    for rule in rules.iter() {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let name = format!("{}::{}", rule.id, example.name(i));
+            let (rules, id) = (Arc::clone(&rules), rule.id.clone());
+            let check: fn(&RuleSet, &Rule, &Example) -> Result<(), Failed> =
+                match (rule.category, rule.applicability) {
+                    // Manual Cargo findings need the whole workspace (which devices the code
+                    // uses); fixtures and CLI tests cover them.
+                    (Category::Cargo, Applicability::Manual) => continue,
+                    (Category::Cargo, _) => check_manifest_example,
+                    _ => check_rust_example,
+                };
+            trials.push(Trial::test(name, move || {
+                let rule = rules.get(&id).expect("the rule is in the set");
+                check(&rules, rule, &rule.examples[i])
+            }));
+        }
+    }
+    let set_checks: [(&str, SetCheck); 5] = [
+        (
+            "every_rule_has_an_example_and_every_emitted_rule_has_a_file",
+            every_rule_has_an_example_and_every_emitted_rule_has_a_file,
+        ),
+        (
+            "every_rule_that_edits_code_has_an_example_it_leaves_alone",
+            every_rule_that_edits_code_has_an_example_it_leaves_alone,
+        ),
+        (
+            "every_manual_example_names_its_lines",
+            every_manual_example_names_its_lines,
+        ),
+        (
+            "the_guide_is_up_to_date_with_the_rules",
+            the_guide_is_up_to_date_with_the_rules,
+        ),
+        (
+            "every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change",
+            every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change,
+        ),
+    ];
+    for (name, check) in set_checks {
+        let rules = Arc::clone(&rules);
+        trials.push(Trial::test(format!("rules::{name}"), move || check(&rules)));
+    }
+    libtest_mimic::run(&args, trials).exit();
 }
 
-#[test]
-fn every_rust_example_migrates_to_its_after() {
-    let rules = rules();
-    let mut failures = Vec::new();
-    for rule in rules.iter().filter(|r| r.category != Category::Cargo) {
-        for (i, example) in rule.examples.iter().enumerate() {
-            let outcome = migrate_text(&example.before, &rules).expect("example migrates");
-            assert!(
-                outcome.error.is_none(),
-                "{} example {i}: {:?}",
-                rule.id,
-                outcome.error
+/// Line (counting from 1) of a byte offset in `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset].matches('\n').count() + 1
+}
+
+fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result<(), Failed> {
+    let outcome = migrate_text(&example.before, rules)?;
+    if let Some(error) = &outcome.error {
+        return Err(format!("the migrator failed: {error:?}").into());
+    }
+    let own: Vec<_> = outcome
+        .changes
+        .iter()
+        .filter(|c| c.rule == rule.id)
+        .collect();
+
+    let Some(after) = &example.after else {
+        // Code the rule must leave alone: nothing reported, not a byte changed.
+        if !own.is_empty() {
+            return Err(format!("the rule fires where it must not: {own:#?}").into());
+        }
+        if outcome.migrated != example.before || !outcome.changes.is_empty() {
+            return Err(format!(
+                "the migrator changes or reports code it must leave alone: {:#?}\n--- got\n{}",
+                outcome.changes, outcome.migrated
+            )
+            .into());
+        }
+        return Ok(());
+    };
+
+    if !example.lines.is_empty() || rule.applicability == Applicability::Manual {
+        // Where a person is sent: exactly the lines the example names.
+        let reported: BTreeSet<usize> = own
+            .iter()
+            .filter(|c| c.replacement.is_none())
+            .map(|c| line_of(&example.before, usize::from(c.range.start())))
+            .collect();
+        let expected: BTreeSet<usize> = example.lines.iter().copied().collect();
+        if reported != expected {
+            return Err(
+                format!("reported at lines {reported:?}, the example names {expected:?}").into(),
             );
-            if rule.applicability == Applicability::Manual {
-                // A person writes `after`; the tool must point at the site.
-                if !outcome.changes.iter().any(|c| c.rule == rule.id) {
-                    failures.push(format!(
-                        "manual rule {} example {i}: not reported on `before`",
-                        rule.id
-                    ));
-                }
-                continue;
-            }
-            if outcome.migrated != example.after {
+        }
+    }
+    if rule.applicability == Applicability::Manual {
+        // A person writes `after`; the tool only points at the sites.
+        return Ok(());
+    }
+    if own.is_empty() {
+        return Err("the rule itself does not fire".into());
+    }
+    if &outcome.migrated != after {
+        return Err(format!("--- expected\n{after}\n--- got\n{}", outcome.migrated).into());
+    }
+    let again = migrate_text(&outcome.migrated, rules)?;
+    if again.migrated != outcome.migrated {
+        return Err(format!("a second run changes the result:\n{}", again.migrated).into());
+    }
+    Ok(())
+}
+
+fn check_manifest_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result<(), Failed> {
+    let maps: Vec<_> = rules.feature_maps().cloned().collect();
+    let backend_crates = rules.backend_table().crate_features();
+    // A Cargo example stands for a project whose code uses what this rule asks about, and
+    // nothing else.
+    let features = FeatureRules {
+        maps: &maps,
+        adds: &rule.feature_adds,
+        code_uses: &|path| rule.feature_adds.iter().any(|a| a.when_path == path),
+        backend_crates: &backend_crates,
+    };
+    let out = manifest::migrate(&example.before, &features)?;
+    let fired = out.changes.iter().any(|c| c.rule == rule.id);
+    match &example.after {
+        None if fired || out.text != example.before => Err(format!(
+            "the rule changes a manifest it must leave alone:\n{}",
+            out.text
+        )
+        .into()),
+        None => Ok(()),
+        Some(after) if &out.text != after => {
+            Err(format!("--- expected\n{after}\n--- got\n{}", out.text).into())
+        }
+        Some(_) if !fired => Err("the rule itself does not fire".into()),
+        Some(_) => Ok(()),
+    }
+}
+
+fn every_rule_has_an_example_and_every_emitted_rule_has_a_file(
+    rules: &RuleSet,
+) -> Result<(), Failed> {
+    let mut failures = Vec::new();
+    for rule in rules.iter() {
+        if !rule.examples.iter().any(|e| e.after.is_some()) {
+            failures.push(format!("rule {} has no example that it ports", rule.id));
+        }
+        for (i, example) in rule.examples.iter().enumerate() {
+            let name = example.name(i);
+            // Names become test names and, in compile_examples, module names.
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            {
                 failures.push(format!(
-                    "rule {} example {i}:\n--- expected\n{}\n--- got\n{}",
-                    rule.id, example.after, outcome.migrated
-                ));
-            }
-            if !outcome.changes.iter().any(|c| c.rule == rule.id) {
-                failures.push(format!(
-                    "rule {} example {i}: the rule itself does not fire",
+                    "rule {} example `{name}`: use a-z, 0-9 and -",
                     rule.id
                 ));
             }
-            let again = migrate_text(&outcome.migrated, &rules).expect("second run");
-            if again.migrated != outcome.migrated {
-                failures.push(format!(
-                    "rule {} example {i} is not idempotent:\n{}",
-                    rule.id, again.migrated
-                ));
-            }
+        }
+        let names: BTreeSet<String> = (rule.examples.iter().enumerate())
+            .map(|(i, e)| e.name(i))
+            .collect();
+        if names.len() != rule.examples.len() {
+            failures.push(format!("rule {} has two examples of one name", rule.id));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Emitted ids need no check: they are `RuleId` variants, generated from the rule files,
+    // and a rule naming an unknown transform does not compile.
+    failures_to_result(failures)
 }
 
-#[test]
-fn every_manifest_example_migrates_to_its_after() {
-    let rules = rules();
-    let maps: Vec<_> = rules.feature_maps().cloned().collect();
-    let backend_crates = rules.backend_table().crate_features();
-    for rule in rules.iter().filter(|r| r.category == Category::Cargo) {
-        // A Cargo example stands for a project whose code uses what this rule asks about, and
-        // nothing else.
-        let features = burn_migrate::migrate::manifest::FeatureRules {
-            maps: &maps,
-            adds: &rule.feature_adds,
-            backend_crates: &backend_crates,
-            code_uses: &|path| rule.feature_adds.iter().any(|a| a.when_path == path),
-        };
-        for example in &rule.examples {
-            // Manual Cargo findings need the whole workspace (which devices the code uses);
-            // fixtures and CLI tests cover them.
-            if rule.applicability == burn_migrate::rules::Applicability::Manual {
-                continue;
-            }
-            let out = burn_migrate::migrate::manifest::migrate(&example.before, &features)
-                .expect("valid TOML");
-            assert_eq!(out.text, example.after, "rule {}", rule.id);
-            assert!(
-                out.changes.iter().any(|c| c.rule == rule.id),
-                "rule {} does not fire on its example",
-                rule.id
-            );
-        }
-    }
-}
-
-/// Emitted ids need no check: they are `RuleId` variants, generated from the rule files.
-#[test]
-fn every_rule_has_an_example() {
-    let rules = rules();
+/// A rule that edits Rust code on its own must show code it leaves alone (a look-alike that is
+/// not Burn's), or say in its file why it cannot have one.
+fn every_rule_that_edits_code_has_an_example_it_leaves_alone(
+    rules: &RuleSet,
+) -> Result<(), Failed> {
+    let mut failures = Vec::new();
     for rule in rules.iter() {
-        assert!(!rule.examples.is_empty(), "rule {} has no example", rule.id);
+        let edits_code =
+            rule.applicability == Applicability::Safe && rule.category != Category::Cargo;
+        let has_negative = rule.examples.iter().any(|e| e.after.is_none());
+        match (&rule.negative_example_exempt, edits_code, has_negative) {
+            (None, true, false) => failures.push(format!(
+                "rule {} edits code but has no example without `after` (code it must leave \
+                 alone); add one, or `negative_example_exempt = \"why\"`",
+                rule.id
+            )),
+            (Some(_), _, true) => failures.push(format!(
+                "rule {} has a negative example and an exemption from it; drop the exemption",
+                rule.id
+            )),
+            (Some(why), _, false) if why.trim().is_empty() => {
+                failures.push(format!("rule {}: the exemption needs a reason", rule.id))
+            }
+            _ => {}
+        }
+    }
+    failures_to_result(failures)
+}
+
+/// Manual rules' examples say where their findings go; examples of code left alone have none.
+fn every_manual_example_names_its_lines(rules: &RuleSet) -> Result<(), Failed> {
+    let mut failures = Vec::new();
+    for rule in rules.iter().filter(|r| r.category != Category::Cargo) {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let name = format!("{}::{}", rule.id, example.name(i));
+            let manual = rule.applicability == Applicability::Manual;
+            match (&example.after, example.lines.is_empty()) {
+                (Some(_), true) if manual => failures.push(format!(
+                    "{name}: name the lines of its findings (`lines = [..]`)"
+                )),
+                (None, false) => failures.push(format!(
+                    "{name}: an example the rule must leave alone has no findings to place"
+                )),
+                _ => {}
+            }
+        }
+    }
+    failures_to_result(failures)
+}
+
+fn the_guide_is_up_to_date_with_the_rules(rules: &RuleSet) -> Result<(), Failed> {
+    let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book");
+    let stale = burn_migrate::report::book::plan(&book, rules)?;
+    let names: Vec<_> = stale.iter().map(|(p, _)| p.display().to_string()).collect();
+    if names.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("stale guide pages (run `burn-migrate book`): {names:?}").into())
     }
 }
 
-#[test]
-fn the_guide_is_up_to_date_with_the_rules() {
-    let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book");
-    let stale =
-        burn_migrate::report::book::plan(&book, &rules()).expect("book/src/SUMMARY.md exists");
-    let names: Vec<_> = stale.iter().map(|(p, _)| p.display().to_string()).collect();
-    assert!(
-        names.is_empty(),
-        "stale guide pages (run `burn-migrate book`): {names:?}"
-    );
-}
-
-#[test]
-fn every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change() {
-    let rules = rules();
+fn every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change(
+    rules: &RuleSet,
+) -> Result<(), Failed> {
     let rows = burn_migrate::report::book::api_change_rows();
     let known: BTreeSet<&str> = rows.iter().map(|(row, _)| *row).collect();
-    assert_eq!(known.len(), rows.len(), "a row is listed twice");
+    let mut failures = Vec::new();
+    if known.len() != rows.len() {
+        failures.push("a row is listed twice".to_string());
+    }
     for (row, note) in &rows {
         let covering: Vec<&str> = rules
             .iter()
@@ -123,20 +273,27 @@ fn every_row_of_the_api_change_catalogue_is_ported_by_a_rule_or_needs_no_change(
             .map(|r| r.id.as_str())
             .collect();
         match note {
-            Some(note) => assert!(
-                covering.is_empty() && note.starts_with("no change"),
-                "row {row} is noted ({note}) but also covered by {covering:?}"
+            Some(note) if !(covering.is_empty() && note.starts_with("no change")) => failures.push(
+                format!("row {row} is noted ({note}) but also covered by {covering:?}"),
             ),
-            None => assert!(!covering.is_empty(), "no rule covers row {row}"),
+            None if covering.is_empty() => failures.push(format!("no rule covers row {row}")),
+            _ => {}
         }
     }
     for rule in rules.iter() {
         for row in &rule.covers {
-            assert!(
-                known.contains(row.as_str()),
-                "rule {} covers unknown row {row}",
-                rule.id
-            );
+            if !known.contains(row.as_str()) {
+                failures.push(format!("rule {} covers unknown row {row}", rule.id));
+            }
         }
+    }
+    failures_to_result(failures)
+}
+
+fn failures_to_result(failures: Vec<String>) -> Result<(), Failed> {
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
     }
 }

@@ -56,16 +56,6 @@ const BURN_BACKEND_FIRST_TYPES: &[&str] = &[
     "CrossEntropyLoss",
 ];
 
-/// Associated items of `Backend` that mark an unbounded parameter as a backend (`B::Device`).
-const BACKEND_ASSOCIATED: &[&str] = &[
-    "Device",
-    "InnerBackend",
-    "FloatElem",
-    "IntElem",
-    "BoolElem",
-    "seed",
-];
-
 /// A resolved 0.21 backend selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BackendSpec {
@@ -85,16 +75,28 @@ pub struct ItemGenerics {
     pub autodiff: bool,
 }
 
-/// Names a file imports from Burn's backend modules: local name -> Burn's name.
+/// What a file's names refer to, as far as its `use` items and own items tell.
 #[derive(Debug, Clone, Default)]
 pub struct FileNames {
+    /// Names imported from Burn's backend modules: local name -> Burn's name.
     pub backend_names: HashMap<String, String>,
+    /// Names imported from any Burn crate (`burn`, `burn_*`): local name -> Burn's name.
+    burn_imports: HashMap<String, String>,
+    /// Names imported from elsewhere (the project's modules, other crates).
+    other_imports: HashSet<String>,
+    /// A glob import from a Burn crate (`use burn::prelude::*`).
+    burn_glob: bool,
+    /// A glob import from elsewhere (`use super::*`, `use crate::prelude::*`).
+    other_glob: bool,
+    /// Names of the items the file defines (anywhere in it): they shadow Burn's names.
+    local_items: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
 pub struct Index {
-    pub backend_traits: HashSet<String>,
-    pub autodiff_traits: HashSet<String>,
+    /// The project's traits that extend Burn's backend traits (directly or through others).
+    backend_traits: HashSet<String>,
+    autodiff_traits: HashSet<String>,
     /// User traits that extend a backend trait: (file, range of the trait name, name).
     pub user_backend_traits: Vec<(usize, TextRange, String)>,
     pub aliases: HashMap<String, BackendSpec>,
@@ -112,6 +114,14 @@ pub struct Index {
     pub backend_crates: Vec<String>,
     /// Names of the workspace's `#[derive(Module)]` types.
     pub modules: HashSet<String>,
+    /// Names every file of the workspace imports from Burn, with Burn's names: what a file
+    /// that imports from the project's modules (`use crate::prelude::Backend`, `use
+    /// super::*`) may be seeing through a re-export.
+    workspace_burn_imports: HashMap<String, String>,
+    /// Some file of the workspace glob-imports from Burn.
+    workspace_burn_glob: bool,
+    /// Names of the items the workspace defines.
+    workspace_items: HashSet<String>,
 }
 
 /// A generic parameter found to be a backend.
@@ -124,8 +134,6 @@ pub struct BackendParam {
 impl Index {
     pub fn build(files: &[SourceFile], rules: &RuleSet) -> Index {
         let mut index = Index {
-            backend_traits: BURN_BACKEND_TRAITS.iter().map(|s| s.to_string()).collect(),
-            autodiff_traits: BURN_AUTODIFF_TRAITS.iter().map(|s| s.to_string()).collect(),
             backends: rules.backends().cloned().collect(),
             wrappers: rules.backend_table().wrappers.clone(),
             backend_crates: rules.backend_table().crate_modules(),
@@ -135,6 +143,15 @@ impl Index {
             .iter()
             .map(|f| file_names(f.tree().syntax(), &index.backend_crates))
             .collect();
+        for names in &index.files {
+            index.workspace_burn_imports.extend(
+                (names.burn_imports.iter()).map(|(local, burn)| (local.clone(), burn.clone())),
+            );
+            index.workspace_burn_glob |= names.burn_glob;
+            index
+                .workspace_items
+                .extend(names.local_items.iter().cloned());
+        }
         index.collect_backend_traits(files);
         index.modules = files
             .iter()
@@ -171,9 +188,9 @@ impl Index {
                 if self.backend_traits.contains(&name_text) {
                     continue;
                 }
-                let supers = bound_names(tr.type_bound_list());
-                if supers.iter().any(|s| self.backend_traits.contains(s)) {
-                    if supers.iter().any(|s| self.autodiff_traits.contains(s)) {
+                let supers = bound_paths(tr.type_bound_list());
+                if supers.iter().any(|s| self.is_backend_bound(*file, s)) {
+                    if supers.iter().any(|s| self.is_autodiff_bound(*file, s)) {
                         self.autodiff_traits.insert(name_text.clone());
                     }
                     self.backend_traits.insert(name_text.clone());
@@ -221,7 +238,7 @@ impl Index {
     }
 
     fn collect_items(&mut self, files: &[SourceFile]) {
-        for file in files {
+        for (file_id, file) in files.iter().enumerate() {
             for node in file.tree().syntax().descendants() {
                 let Some(owner) = ast::AnyHasGenericParams::cast(node.clone()) else {
                     continue;
@@ -229,14 +246,14 @@ impl Index {
                 let Some(name) = item_name(&node) else {
                     continue;
                 };
-                let backend_params = self.backend_params(&owner);
+                let backend_params = self.backend_params(file_id, &owner);
                 if let Some(function) = ast::Fn::cast(node.clone()) {
                     // Methods see their impl's backend parameters too (`impl<B> X<B> { fn
                     // new(device: &B::Device) }`).
                     let mut scope = backend_params.clone();
                     for ancestor in node.ancestors().skip(1) {
                         if let Some(outer) = ast::AnyHasGenericParams::cast(ancestor) {
-                            scope.extend(self.backend_params(&outer));
+                            scope.extend(self.backend_params(file_id, &outer));
                         }
                     }
                     let positions = device_param_positions(&function, &scope);
@@ -281,8 +298,14 @@ impl Index {
         }
     }
 
-    /// The backend parameters an item declares.
-    pub fn backend_params(&self, owner: &ast::AnyHasGenericParams) -> Vec<BackendParam> {
+    /// The backend parameters an item of file `file` declares: those bounded by Burn's backend
+    /// traits or the project's extensions of them, and unbounded ones used as the backend
+    /// argument of a Burn type or of a project item whose parameter is a backend.
+    pub fn backend_params(
+        &self,
+        file: usize,
+        owner: &ast::AnyHasGenericParams,
+    ) -> Vec<BackendParam> {
         let Some(list) = owner.generic_param_list() else {
             return Vec::new();
         };
@@ -297,23 +320,96 @@ impl Index {
             };
             let Some(name) = tp.name() else { continue };
             let name = name.text().to_string();
-            let mut bounds = bound_names(tp.type_bound_list());
+            let mut bounds = bound_paths(tp.type_bound_list());
             for pred in &where_preds {
                 if pred.ty().as_ref().and_then(type_as_ident).as_deref() == Some(name.as_str()) {
-                    bounds.extend(bound_names(pred.type_bound_list()));
+                    bounds.extend(bound_paths(pred.type_bound_list()));
                 }
             }
-            let bounded = bounds.iter().any(|b| self.backend_traits.contains(b));
-            if bounded || self.used_as_backend(owner.syntax(), &name) {
-                let autodiff = bounds.iter().any(|b| self.autodiff_traits.contains(b));
+            let bounded = bounds.iter().any(|b| self.is_backend_bound(file, b));
+            if bounded || self.used_as_backend(file, owner.syntax(), &name) {
+                let autodiff = bounds.iter().any(|b| self.is_autodiff_bound(file, b));
                 out.push(BackendParam { name, autodiff });
             }
         }
         out
     }
 
-    /// Whether an unbounded parameter `name` is used as a backend inside `item`.
-    fn used_as_backend(&self, item: &SyntaxNode, name: &str) -> bool {
+    /// Whether a bound (`Backend`, `burn::tensor::backend::Backend`, `MyBackend`) in file
+    /// `file` is Burn's backend trait or a project trait that extends it.
+    fn is_backend_bound(&self, file: usize, bound: &ast::Path) -> bool {
+        self.bound_is(file, bound, BURN_BACKEND_TRAITS, &self.backend_traits)
+    }
+
+    fn is_autodiff_bound(&self, file: usize, bound: &ast::Path) -> bool {
+        self.bound_is(file, bound, BURN_AUTODIFF_TRAITS, &self.autodiff_traits)
+    }
+
+    fn bound_is(
+        &self,
+        file: usize,
+        bound: &ast::Path,
+        burn: &[&str],
+        project: &HashSet<String>,
+    ) -> bool {
+        if let Some(name) = self.burn_name(file, bound) {
+            return burn.contains(&name.as_str());
+        }
+        // The project's own traits are known by name across the workspace.
+        segment_names(bound)
+            .last()
+            .is_some_and(|last| project.contains(last))
+    }
+
+    /// Burn's name for the item a path in file `file` refers to, when the path resolves into
+    /// a Burn crate: written out (`burn::tensor::Tensor`), through a module the file imports
+    /// from Burn (`backend::Backend`), through the file's imports (renamed or not, glob or
+    /// not), or through a project module that re-exports Burn's item. An item the file
+    /// defines itself shadows Burn's names, as an explicit import shadows a glob.
+    pub fn burn_name(&self, file: usize, path: &ast::Path) -> Option<String> {
+        let names = segment_names(path);
+        let (last, qualifier) = names.split_last()?;
+        let file_names = self.files.get(file)?;
+        if let Some(first) = qualifier.first() {
+            if is_burn_crate(first) || file_names.burn_imports.contains_key(first) {
+                return Some(last.clone());
+            }
+            let project_path = ["crate", "self", "super"].contains(&first.as_str());
+            return self.reexported_burn_name(last).filter(|_| project_path);
+        }
+        if file_names.local_items.contains(last) {
+            return None;
+        }
+        if let Some(burn) = file_names.burn_imports.get(last) {
+            return Some(burn.clone());
+        }
+        if file_names.other_imports.contains(last) {
+            return self.reexported_burn_name(last);
+        }
+        if file_names.burn_glob {
+            return Some(last.clone());
+        }
+        if file_names.other_glob && self.workspace_burn_glob {
+            return self
+                .reexported_burn_name(last)
+                .or_else(|| (!self.workspace_items.contains(last)).then(|| last.clone()));
+        }
+        None
+    }
+
+    /// Burn's name for a name some workspace file imports from Burn (and so may re-export),
+    /// when no workspace item of that name could be what is meant instead.
+    fn reexported_burn_name(&self, name: &str) -> Option<String> {
+        if self.workspace_items.contains(name) {
+            return None;
+        }
+        self.workspace_burn_imports.get(name).cloned()
+    }
+
+    /// Whether an unbounded parameter `name` is used as a backend inside `item` (of file
+    /// `file`): as the backend argument of a Burn type, or at a backend position of a
+    /// project item.
+    fn used_as_backend(&self, file: usize, item: &SyntaxNode, name: &str) -> bool {
         item.descendants().any(|node| {
             if let Some(list) = ast::GenericArgList::cast(node.clone()) {
                 let Some(segment) = list.syntax().parent().and_then(ast::PathSegment::cast) else {
@@ -322,6 +418,7 @@ impl Index {
                 let Some(owner) = segment.name_ref().map(|n| n.text().to_string()) else {
                     return false;
                 };
+                let burn_owner = self.burn_name(file, &segment.parent_path());
                 let args: Vec<Option<String>> = list
                     .generic_args()
                     .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
@@ -330,8 +427,9 @@ impl Index {
                         _ => None,
                     })
                     .collect();
-                if BURN_BACKEND_FIRST_TYPES.contains(&owner.as_str()) {
-                    return args.first().and_then(|a| a.as_deref()) == Some(name);
+                if let Some(burn) = burn_owner {
+                    return BURN_BACKEND_FIRST_TYPES.contains(&burn.as_str())
+                        && args.first().and_then(|a| a.as_deref()) == Some(name);
                 }
                 if let Some(item) = self.items.get(&owner) {
                     return args
@@ -339,16 +437,28 @@ impl Index {
                         .zip(&item.backend)
                         .any(|(arg, is_backend)| *is_backend && arg.as_deref() == Some(name));
                 }
-                return false;
+                false
+            } else {
+                false
             }
-            if let Some(path) = ast::Path::cast(node) {
-                let names = segment_names(&path);
-                return names.len() == 2
-                    && names[0] == name
-                    && BACKEND_ASSOCIATED.contains(&names[1].as_str());
-            }
-            false
         })
+    }
+
+    /// The positions of `owner`'s generic arguments that are a backend, when `owner` (the last
+    /// name of a path) is a project type or trait: those the index proved. `None` for Burn's
+    /// items, items the workspace does not define, and functions (a method name says too
+    /// little about which function is called), whose arguments are judged one by one.
+    pub fn project_backend_positions(&self, file: usize, owner: &str) -> Option<Vec<bool>> {
+        let file_names = self.files.get(file)?;
+        if file_names.burn_imports.contains_key(owner) || !self.workspace_items.contains(owner) {
+            return None;
+        }
+        Some(
+            self.items
+                .get(owner)
+                .map(|item| item.backend.clone())
+                .unwrap_or_default(),
+        )
     }
 
     /// Resolves a type to the backend it selects, if it is one: Burn's backend types (as the
@@ -445,12 +555,17 @@ pub fn is_backend_module_path(names: &[String], crates: &[String]) -> bool {
     }
 }
 
-/// Names of the traits in a bound list (`Backend + Clone` -> ["Backend", "Clone"]).
-pub fn bound_names(list: Option<ast::TypeBoundList>) -> Vec<String> {
+/// Whether a path's first name is one of Burn's crates (`burn`, `burn_tensor`, ...).
+fn is_burn_crate(name: &str) -> bool {
+    name == "burn" || name.starts_with("burn_")
+}
+
+/// The trait paths of a bound list (`Backend + Clone` -> [`Backend`, `Clone`]).
+fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
     let Some(list) = list else { return Vec::new() };
     list.bounds()
         .filter_map(|b| match b.ty()? {
-            ast::Type::PathType(p) => segment_names(&p.path()?).pop(),
+            ast::Type::PathType(p) => p.path(),
             _ => None,
         })
         .collect()
@@ -555,7 +670,7 @@ pub fn is_phantom_of_backend(ty: &ast::Type, backends: &[BackendParam]) -> bool 
         if t.ty().as_ref().and_then(type_as_ident).is_some_and(|n| backends.iter().any(|b| b.name == n)))
 }
 
-/// Collects the names a file imports from Burn's backend modules.
+/// Collects what a file imports, and the names of the items it defines.
 fn file_names(root: &SyntaxNode, crates: &[String]) -> FileNames {
     let mut names = FileNames::default();
     for use_item in root.descendants().filter_map(ast::Use::cast) {
@@ -563,6 +678,20 @@ fn file_names(root: &SyntaxNode, crates: &[String]) -> FileNames {
             collect_use_tree(&tree, &mut Vec::new(), &mut names, crates);
         }
     }
+    names.local_items = root
+        .descendants()
+        .filter(|node| {
+            ast::Adt::can_cast(node.kind())
+                || ast::Trait::can_cast(node.kind())
+                || ast::TypeAlias::can_cast(node.kind())
+        })
+        // Associated types (`type Device;` in a trait) are not items of the module.
+        .filter(|node| {
+            node.parent()
+                .is_none_or(|p| !ast::AssocItemList::can_cast(p.kind()))
+        })
+        .filter_map(|node| Some(ast::AnyHasName::cast(node)?.name()?.text().to_string()))
+        .collect();
     names
 }
 
@@ -584,6 +713,21 @@ fn collect_use_tree(
         }
         None if tree.star_token().is_none() => {
             if let Some((last, module)) = prefix.split_last() {
+                // `use burn::tensor::backend::{self, ..}` imports the module `backend`.
+                let imported = match (last.as_str(), module.last()) {
+                    ("self", Some(parent)) => parent,
+                    _ => last,
+                };
+                let local = tree
+                    .rename()
+                    .and_then(|r| r.name())
+                    .map(|n| n.text().to_string())
+                    .unwrap_or_else(|| imported.clone());
+                if prefix.first().is_some_and(|first| is_burn_crate(first)) {
+                    names.burn_imports.insert(local, imported.clone());
+                } else {
+                    names.other_imports.insert(local);
+                }
                 let module_is_backend = is_backend_module_path(module, crates);
                 let is_backend_module = is_backend_module_path(prefix, crates);
                 if module_is_backend || is_backend_module {
@@ -596,7 +740,13 @@ fn collect_use_tree(
                 }
             }
         }
-        None => {}
+        None => {
+            if prefix.first().is_some_and(|first| is_burn_crate(first)) {
+                names.burn_glob = true;
+            } else {
+                names.other_glob = true;
+            }
+        }
     }
     prefix.truncate(depth);
 }

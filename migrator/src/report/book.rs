@@ -121,6 +121,14 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
         } else {
             format!("Example {}", i + 1)
         };
+        let Some(after) = &example.after else {
+            let _ = writeln!(
+                page,
+                "## {heading}\n\nLeft alone (the rule does not apply here):\n\n```{language}\n{}\n```\n",
+                example.before.trim_end()
+            );
+            continue;
+        };
         let after_label = match rule.applicability {
             crate::rules::Applicability::Manual => "Burn 0.22 (ported by hand)",
             _ => "Burn 0.22 (what `--apply` writes)",
@@ -129,7 +137,7 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
             page,
             "## {heading}\n\nBurn 0.21:\n\n```{language}\n{}\n```\n\n{after_label}:\n\n```{language}\n{}\n```\n",
             example.before.trim_end(),
-            example.after.trim_end()
+            after.trim_end()
         );
     }
     page

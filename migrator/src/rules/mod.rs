@@ -142,18 +142,41 @@ impl fmt::Display for Applicability {
     }
 }
 
-/// A before/after pair. For `safe` rules, `after` is exactly what the migrator
-/// makes of `before`; for `manual` rules it is the port a person writes, and the migrator must
-/// report the rule on `before`. Either way `before` compiles against Burn 0.21 and `after`
-/// against Burn 0.22.
+/// One example of a rule, and a test of it (`cargo test --test rule_examples -- RULE-ID`).
+///
+/// With `after`, for `safe` rules `after` is exactly what the migrator makes of `before`; for
+/// `manual` rules it is the port a person writes, and the migrator must report the rule on
+/// `before` at `lines`. Either way `before` compiles against Burn 0.21 and `after` against
+/// Burn 0.22.
+///
+/// Without `after`, the example is code the rule must leave alone: the migrator reports
+/// nothing on it and leaves it byte for byte, so the same text is its own 0.22 port and
+/// compiles against both versions.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Example {
+    /// The test's name after `<rule-id>::`; `example-<n>` (counting from 1) when absent.
+    #[serde(default)]
+    pub name: Option<String>,
     pub before: String,
-    pub after: String,
+    #[serde(default)]
+    pub after: Option<String>,
+    /// Lines of `before` (counting from 1) where the rule's findings for a person must be
+    /// reported: every one of them, and no other. Required for `manual` rules' examples.
+    #[serde(default)]
+    pub lines: Vec<usize>,
     /// Burn features the example needs beyond the CPU baseline (`wgpu`, `cuda`, `tch`, ...).
     #[serde(default)]
     pub needs: Vec<String>,
+}
+
+impl Example {
+    /// The example's test name within its rule.
+    pub fn name(&self, position: usize) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("example-{}", position + 1))
+    }
 }
 
 /// A rewrite declared entirely in a rule file.
@@ -270,6 +293,10 @@ pub struct Rule {
     pub covers: Vec<String>,
     #[serde(default, rename = "example")]
     pub examples: Vec<Example>,
+    /// Why a `safe` rule that edits Rust code has no example it must leave alone (every other
+    /// such rule needs one; the rule_examples test checks it).
+    #[serde(default)]
+    pub negative_example_exempt: Option<String>,
     #[serde(default, rename = "feature")]
     pub features: Vec<FeatureMap>,
     #[serde(default, rename = "rewrite")]

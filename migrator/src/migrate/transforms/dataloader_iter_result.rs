@@ -5,12 +5,12 @@
 //! bound to a `DataLoaderBuilder` chain, in the same function.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
-use ra_ap_syntax::AstNode;
+use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
-use crate::util::syntax::{path_as_ident, segment_names};
+use crate::util::syntax::path_as_ident;
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated {
@@ -22,7 +22,7 @@ pub fn run(ctx: &mut FileCtx) {
             for param in params.params() {
                 let typed_loader = param
                     .ty()
-                    .is_some_and(|t| t.syntax().text().to_string().contains("DataLoader"));
+                    .is_some_and(|t| names_burn_item(ctx, t.syntax(), "DataLoader"));
                 if let (true, Some(ast::Pat::IdentPat(pat))) = (typed_loader, param.pat()) {
                     loaders.extend(pat.name().map(|n| n.text().to_string()));
                 }
@@ -32,16 +32,12 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         for stmt in body.syntax().descendants().filter_map(ast::LetStmt::cast) {
-            let built = stmt.initializer().is_some_and(|init| {
-                init.syntax()
-                    .descendants()
-                    .filter_map(ast::PathExpr::cast)
-                    .filter_map(|p| p.path())
-                    .any(|p| segment_names(&p).iter().any(|s| s == "DataLoaderBuilder"))
-            });
+            let built = stmt
+                .initializer()
+                .is_some_and(|init| names_burn_item(ctx, init.syntax(), "DataLoaderBuilder"));
             let typed = stmt
                 .ty()
-                .is_some_and(|t| t.syntax().text().to_string().contains("DataLoader"));
+                .is_some_and(|t| names_burn_item(ctx, t.syntax(), "DataLoader"));
             if let (true, Some(ast::Pat::IdentPat(pat))) = (built || typed, stmt.pat()) {
                 loaders.extend(pat.name().map(|n| n.text().to_string()));
             }
@@ -83,4 +79,12 @@ pub fn run(ctx: &mut FileCtx) {
             ));
         }
     }
+}
+
+/// Whether a path inside `node` names Burn's item `name` (a project's own `DataLoader` trait
+/// is not Burn's).
+fn names_burn_item(ctx: &FileCtx, node: &SyntaxNode, name: &str) -> bool {
+    node.descendants()
+        .filter_map(ast::Path::cast)
+        .any(|path| ctx.index.burn_name(ctx.file_id, &path).as_deref() == Some(name))
 }

@@ -36,20 +36,30 @@ pub fn run(ctx: &mut FileCtx) {
             .and_then(|o| ctx.index.items.get(o))
             .map(|item| item.backend.clone())
             .unwrap_or_default();
+        // A project item's arguments go only at the positions the index proved to be its
+        // backend; Burn's items and others are judged argument by argument.
+        let proven_only = owner
+            .as_ref()
+            .and_then(|o| ctx.index.project_backend_positions(ctx.file_id, o))
+            .is_some();
 
         let args: Vec<ast::GenericArg> = list.generic_args().collect();
         let mut position = 0usize;
         let mut remove = Vec::with_capacity(args.len());
         for arg in &args {
             let is_lifetime = matches!(arg, ast::GenericArg::LifetimeArg(_));
+            let at_backend_position = callee_backend_positions
+                .get(position)
+                .copied()
+                .unwrap_or(false);
             let drop = match arg {
                 ast::GenericArg::TypeArg(t) => t.ty().is_some_and(|ty| {
-                    ctx.is_backend_type(&ty, &scope)
-                        || (matches!(ty, ast::Type::InferType(_))
-                            && callee_backend_positions
-                                .get(position)
-                                .copied()
-                                .unwrap_or(false))
+                    if proven_only {
+                        at_backend_position
+                    } else {
+                        ctx.is_backend_type(&ty, &scope)
+                            || (matches!(ty, ast::Type::InferType(_)) && at_backend_position)
+                    }
                 }),
                 _ => false,
             };

@@ -20,7 +20,7 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(list) = owner.generic_param_list() else {
             continue;
         };
-        let backends = ctx.index.backend_params(&owner);
+        let backends = ctx.index.backend_params(ctx.file_id, &owner);
         if backends.is_empty() {
             continue;
         }

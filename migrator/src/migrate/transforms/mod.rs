@@ -270,7 +270,7 @@ impl<'a> FileCtx<'a> {
                 .scope_cache
                 .borrow_mut()
                 .entry(range)
-                .or_insert_with(|| self.index.backend_params(&owner))
+                .or_insert_with(|| self.index.backend_params(self.file_id, &owner))
                 .clone();
             out.extend(params);
         }
