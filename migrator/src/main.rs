@@ -436,7 +436,7 @@ fn list_rules(rules: &RuleSet) {
 fn explain(rules: &RuleSet, id: &str) -> anyhow::Result<ExitCode> {
     match rules.get(id) {
         Some(rule) => {
-            print!("{}", book::rule_page(rule));
+            print!("{}", book::rule_text(rule, rules));
             Ok(ExitCode::SUCCESS)
         }
         None => anyhow::bail!("no rule `{id}`; `burn-migrate rules` lists them"),
