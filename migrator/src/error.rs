@@ -37,6 +37,8 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    #[error("cannot write the output: {0}; is the terminal or pipe still open?")]
+    Output(#[source] std::io::Error),
     #[error("{0}")]
     Usage(String),
     #[error("internal error: {0}; please report it with the input that caused it")]

@@ -2,10 +2,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
-use burn_migrate::migrate::{self, Options};
-use burn_migrate::report::{book, emit, progress};
+use burn_migrate::migrate::Options;
+use burn_migrate::prove::compare::{first_difference, Tolerance};
+use burn_migrate::prove::verify::{self, VerifyOptions};
+use burn_migrate::prove::{bench, framework, probe};
+use burn_migrate::report::{self, book, progress, Format};
 use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
 use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
@@ -156,12 +160,6 @@ impl Target {
     }
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-enum Format {
-    Human,
-    Json,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(&cli) {
@@ -189,112 +187,46 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     });
     match &cli.command {
         Some(Command::Rules) => {
-            list_rules(&rules);
+            print!("{}", book::rule_list(&rules));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Explain { id }) => explain(&rules, id),
-        Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
+        Some(Command::Explain { id }) => {
+            print!("{}", book::explain(&rules, id)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Book { check, dir }) => {
+            let current = book::command(dir, &rules, *check, &mut std::io::stderr())?;
+            Ok(exit_code(current))
+        }
         Some(Command::Probe { devices }) => {
-            let cache = burn_migrate::prove::verify::default_cache();
-            let names: Vec<String> = if devices.is_empty() {
-                burn_migrate::prove::probe::DEVICES
-                    .iter()
-                    .map(|(d, _)| d.to_string())
-                    .collect()
-            } else {
-                devices.clone()
-            };
-            for device in names {
+            let cache = framework::default_cache();
+            for device in probe::requested(devices) {
                 eprintln!(
                     "probing {device} (builds the Burn 0.22 probe with its feature the first time)"
                 );
-                let line = match burn_migrate::prove::probe::probe(&device, &cache)? {
-                    burn_migrate::prove::probe::Probe::Works(report) => {
-                        format!("{device}: works\n  {}", report.replace('\n', "\n  "))
-                    }
-                    burn_migrate::prove::probe::Probe::Crashed(how) => {
-                        format!("{device}: the driver crashed ({how}); runs on it are skipped")
-                    }
-                    burn_migrate::prove::probe::Probe::Failed(why) => {
-                        format!("{device}: does not work here: {why}")
-                    }
-                    burn_migrate::prove::probe::Probe::NotBuilt(why) => {
-                        format!("{device}: the probe could not be built: {why}")
-                    }
-                };
-                println!("{line}");
+                let found = probe::probe(&device, &cache)?;
+                println!("{}", report::probe::line(&device, &found));
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Framework { features, release }) => {
-            let cache = burn_migrate::prove::verify::default_cache();
-            let mut steps = progress::Steps::new();
-            let mut built = Vec::new();
-            for (pinned, features) in [
-                (&burn_migrate::prove::framework::BURN_0_21, &[][..]),
-                (&burn_migrate::prove::framework::BURN_0_22, &features[..]),
-            ] {
-                steps.step(&format!("building the pinned Burn {}", pinned.version));
-                built.push((pinned.version, pinned.build(&cache, features, *release)?));
-            }
-            drop(steps);
-            for (version, took) in built {
-                println!("Burn {version}: built in {:.1}s", took.as_secs_f64());
-            }
-            println!("cache: {}", cache.display());
+            let cache = framework::default_cache();
+            let built = progress::with_steps(|step| {
+                framework::build_all(&cache, features, *release, step)
+            })?;
+            print!("{}", report::probe::framework_built(&built, &cache));
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench { path, release }) => {
-            let options = burn_migrate::prove::verify::VerifyOptions {
-                cache: burn_migrate::prove::verify::default_cache(),
-                migrated: None,
-                tolerance: burn_migrate::prove::compare::Tolerance::default(),
-                run_limit: std::time::Duration::from_secs(120),
-                device: None,
+            let options = VerifyOptions {
                 release: *release,
-                fix_passes: 0,
+                ..VerifyOptions::default()
             };
-            let mut steps = progress::Steps::new();
             let timings =
-                burn_migrate::prove::bench::bench(path, &rules, &options, *release, &mut |s| {
-                    steps.step(s)
-                })?;
-            drop(steps);
-            if cli.format == Format::Json {
-                let rows: Vec<serde_json::Value> = timings
-                    .iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "profile": t.profile,
-                            "side": t.side,
-                            "project_build_s": t.cold.as_secs_f64(),
-                            "rebuild_s": t.rebuild.as_secs_f64(),
-                            "edited": t.edited,
-                        })
-                    })
-                    .collect();
-                println!("{}", serde_json::to_string_pretty(&rows)?);
-                return Ok(ExitCode::SUCCESS);
-            }
-            println!(
-                "{:<8} {:<10} {:>14} {:>26}",
-                "profile", "side", "project build", "rebuild after 1-line edit"
-            );
-            for t in &timings {
-                println!(
-                    "{:<8} {:<10} {:>13.2}s {:>25.2}s",
-                    t.profile,
-                    t.side,
-                    t.cold.as_secs_f64(),
-                    t.rebuild.as_secs_f64()
-                );
-            }
-            if let [old, new] = timings.as_slice() {
-                println!(
-                    "rebuild ratio 0.21/0.22: {:.1}x (edited {})",
-                    old.rebuild.as_secs_f64() / new.rebuild.as_secs_f64().max(1e-9),
-                    new.edited.display()
-                );
+                progress::with_steps(|step| bench::bench(path, &rules, &options, *release, step))?;
+            match cli.format {
+                Format::Json => println!("{:#}", report::bench::json(&timings)),
+                Format::Human => print!("{}", report::bench::table(&timings)),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -308,19 +240,25 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             release,
             fix,
         }) => {
-            let options = burn_migrate::prove::verify::VerifyOptions {
-                cache: burn_migrate::prove::verify::default_cache(),
+            let options = VerifyOptions {
+                cache: framework::default_cache(),
                 migrated: migrated.clone(),
-                tolerance: burn_migrate::prove::compare::Tolerance {
+                tolerance: Tolerance {
                     atol: *atol,
                     rtol: *rtol,
                 },
-                run_limit: std::time::Duration::from_secs(*run_limit),
+                run_limit: Duration::from_secs(*run_limit),
                 device: device.clone(),
                 release: *release,
                 fix_passes: if *fix { 3 } else { 0 },
             };
-            verify(path, &rules, &options, cli.format)
+            let verdict =
+                progress::with_steps(|step| verify::verify(path, &rules, &options, step))?;
+            match cli.format {
+                Format::Json => println!("{:#}", report::verify::json(&verdict)),
+                Format::Human => report::verify::write_human(&verdict, &rules, &mut stderr())?,
+            }
+            Ok(exit_code(verdict.problems.is_empty()))
         }
         Some(Command::Compare {
             old,
@@ -332,212 +270,51 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read {}", path.display()))
             };
-            let tolerance = burn_migrate::prove::compare::Tolerance {
+            let tolerance = Tolerance {
                 atol: *atol,
                 rtol: *rtol,
             };
-            match burn_migrate::prove::compare::first_difference(
-                &read(old)?,
-                &read(new)?,
-                tolerance,
-            ) {
-                None => {
-                    println!("same words, numbers within rtol {rtol} / atol {atol}");
-                    Ok(ExitCode::SUCCESS)
-                }
-                Some(difference) => {
-                    println!("different: {difference}");
-                    Ok(ExitCode::from(1))
-                }
-            }
+            let difference = first_difference(&read(old)?, &read(new)?, tolerance);
+            println!(
+                "{}",
+                report::verify::comparison(difference.as_deref(), tolerance)
+            );
+            Ok(exit_code(difference.is_none()))
         }
-        None => migrate_project(cli, &rules),
-    }
-}
-
-fn verify(
-    path: &Path,
-    rules: &RuleSet,
-    options: &burn_migrate::prove::verify::VerifyOptions,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
-    let mut steps = progress::Steps::new();
-    let verdict =
-        burn_migrate::prove::verify::verify(path, rules, options, &mut |s| steps.step(s))?;
-    drop(steps);
-    let code = if verdict.problems.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    };
-    if format == Format::Json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&burn_migrate::prove::verify::verdict_json(&verdict))?
-        );
-        return Ok(code);
-    }
-    for note in &verdict.notes {
-        eprintln!("note: {note}");
-    }
-    for (label, side) in [
-        ("Burn 0.21", &verdict.before),
-        ("Burn 0.22", &verdict.after),
-    ] {
-        eprintln!(
-            "{label}: build {} in {:.1?}, {} test(s) passed, {} failed, {} binary run(s)",
-            if side.built { "ok" } else { "FAILED" },
-            side.build_time,
-            side.passed_tests.len(),
-            side.failed_tests.len(),
-            side.runs.len()
-        );
-    }
-    eprint!("{}", burn_migrate::prove::verify::target_table(&verdict));
-    eprintln!("outputs saved under {}", verdict.runs_dir.display());
-    if verdict.problems.is_empty() {
-        let skipped = if verdict.skipped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({} package(s) built but not run: their device does not work here)",
-                verdict.skipped.len()
-            )
-        };
-        eprintln!(
-            "burn-migrate verify: everything that worked on Burn 0.21 works on Burn 0.22{skipped}"
-        );
-        return Ok(code);
-    }
-    if !verdict.after.errors.is_empty() {
-        let mut stderr = StandardStream::stderr(ColorChoice::Auto);
-        emit::compile_errors(&verdict.after.errors, rules, &mut stderr)?;
-    }
-    for problem in &verdict.problems {
-        eprintln!("error: {problem}");
-    }
-    eprintln!("burn-migrate verify: {} problem(s)", verdict.problems.len());
-    Ok(code)
-}
-
-fn list_rules(rules: &RuleSet) {
-    let width = rules.iter().map(|r| r.id.len()).max().unwrap_or(0);
-    for rule in rules.iter() {
-        println!(
-            "{:<width$}  {:<9}  {:<7}  {}",
-            rule.id,
-            book::category_name(rule.category),
-            rule.applicability.to_string(),
-            rule.title
-        );
-    }
-}
-
-fn explain(rules: &RuleSet, id: &str) -> anyhow::Result<ExitCode> {
-    match rules.get(id) {
-        Some(rule) => {
-            print!("{}", book::rule_text(rule, rules));
-            Ok(ExitCode::SUCCESS)
-        }
-        None => anyhow::bail!("no rule `{id}`; `burn-migrate rules` lists them"),
-    }
-}
-
-fn regenerate_book(rules: &RuleSet, dir: &Path, check: bool) -> anyhow::Result<ExitCode> {
-    let changes = book::plan(dir, rules)?;
-    if check {
-        if changes.is_empty() {
-            eprintln!("burn-migrate: the guide's rule pages are up to date");
-            return Ok(ExitCode::SUCCESS);
-        }
-        for (path, text) in &changes {
-            let what = if text.is_some() {
-                "stale"
-            } else {
-                "no rule generates it"
+        None => {
+            let mode = report::migrate::Mode {
+                check: cli.check,
+                apply: cli.apply,
+                diff: cli.diff,
+                allow_dirty: cli.allow_dirty,
+                format: cli.format,
             };
-            eprintln!("{}: {what}", path.display());
+            let options = Options {
+                allow_review: cli.allow_review,
+            };
+            let remaining = report::migrate::command(
+                &cli.path,
+                &rules,
+                &options,
+                mode,
+                &mut std::io::stdout(),
+                &mut stderr(),
+            )?;
+            Ok(exit_code(remaining == 0))
         }
-        eprintln!("burn-migrate: run `burn-migrate book` to regenerate the guide's rule pages");
-        return Ok(ExitCode::from(1));
     }
-    book::write(&changes)?;
-    eprintln!(
-        "burn-migrate: {} file(s) of the guide regenerated",
-        changes.len()
-    );
-    Ok(ExitCode::SUCCESS)
 }
 
-fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
-    let options = Options {
-        allow_review: cli.allow_review,
-    };
-    let report = migrate::run(&cli.path, rules, &options)?;
-    if !report.uses_burn {
-        eprintln!(
-            "burn-migrate: no package in {} depends on `burn` or a `burn-*` crate; nothing to do",
-            report.root.display()
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-
-    let mut stderr = StandardStream::stderr(ColorChoice::Auto);
-    match cli.format {
-        Format::Json => println!("{}", emit::json(&report, rules, &options)),
-        Format::Human if cli.check => emit::diagnostics(&report, rules, &options, &mut stderr)?,
-        Format::Human => {}
-    }
-
-    if cli.apply {
-        if !cli.allow_dirty {
-            migrate::ensure_clean_tree(&report.root)?;
-        }
-        migrate::write(&report)?;
-        let manifests_changed = report.manifests.iter().any(|m| m.migrated != m.original);
-        if manifests_changed {
-            match burn_migrate::migrate::lockfile::update(&report.root, &report.direct_dependencies) {
-                Ok(Some(update)) => {
-                    eprintln!(
-                        "Cargo.lock kept; `cargo update -p burn` moved {} Burn crate(s) and {} of their dependencies",
-                        update.burn.len(),
-                        update.transitive
-                    );
-                    if !update.others.is_empty() {
-                        eprintln!("these dependencies of yours had to move with Burn:");
-                        for line in &update.others {
-                            eprintln!("  {line}");
-                        }
-                    }
-                }
-                Ok(None) => {}
-                Err(error) => eprintln!(
-                    "warning: Cargo.lock not updated ({error}); run `cargo update -p burn` before building"
-                ),
-            }
-        }
-    }
-    if cli.apply || cli.diff {
-        print!("{}", emit::diff(&report));
-    }
-    if cli.format == Format::Human {
-        if let Some(table) = emit::device_table(&report) {
-            eprint!("{table}");
-        }
-    }
-    for line in emit::suppression_report(&report, rules) {
-        eprintln!("{line}");
-    }
-    eprintln!("{}", emit::summary(&report, rules, &options));
-
-    let remaining = if cli.apply {
-        report.unresolved_count(rules, &options)
-    } else {
-        report.finding_count()
-    };
-    Ok(if remaining == 0 {
+/// 0 when the command found nothing wrong, else 1 (2 is for errors).
+fn exit_code(success: bool) -> ExitCode {
+    if success {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
+}
+
+/// Standard error, in color on a terminal (diagnostics use it).
+fn stderr() -> StandardStream {
+    StandardStream::stderr(ColorChoice::Auto)
 }

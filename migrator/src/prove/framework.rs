@@ -8,6 +8,17 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 
+/// The shared cache: `$BURN_MIGRATE_CACHE`, else `~/.cache/burn-migrate`.
+pub fn default_cache() -> PathBuf {
+    if let Some(dir) = std::env::var_os("BURN_MIGRATE_CACHE") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    home.join(".cache/burn-migrate")
+}
+
 /// One pinned crate: its version label and files.
 pub struct Pinned {
     pub version: &'static str,
@@ -92,4 +103,20 @@ impl Pinned {
         }
         Ok(started.elapsed())
     }
+}
+
+/// Builds both pinned crates into the shared cache (`burn-migrate framework`): Burn 0.21 as
+/// pinned, Burn 0.22 with `features`. Returns each version's build time.
+pub fn build_all(
+    cache: &Path,
+    features: &[String],
+    release: bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<(&'static str, Duration)>, Error> {
+    let mut built = Vec::new();
+    for (pinned, features) in [(&BURN_0_21, &[][..]), (&BURN_0_22, features)] {
+        progress(&format!("building the pinned Burn {}", pinned.version));
+        built.push((pinned.version, pinned.build(cache, features, release)?));
+    }
+    Ok(built)
 }

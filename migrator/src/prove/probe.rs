@@ -33,6 +33,15 @@ impl Probe {
 /// Devices the probe knows, with the Cargo feature each needs (`None`: always built).
 pub const DEVICES: &[(&str, Option<&str>)] = &[("flex", None), ("vulkan", Some("vulkan"))];
 
+/// The devices to probe: those asked for, else every device the probe knows.
+pub fn requested(devices: &[String]) -> Vec<String> {
+    if devices.is_empty() {
+        DEVICES.iter().map(|(d, _)| d.to_string()).collect()
+    } else {
+        devices.to_vec()
+    }
+}
+
 /// Probes one device (`flex`, `vulkan`), building under `cache`.
 pub fn probe(device: &str, cache: &Path) -> Result<Probe, Error> {
     let Some((_, feature)) = DEVICES.iter().find(|(name, _)| *name == device) else {

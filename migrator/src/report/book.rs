@@ -644,6 +644,71 @@ pub fn write(changes: &[(PathBuf, Option<String>)]) -> Result<(), Error> {
     Ok(())
 }
 
+/// `burn-migrate rules`: a line per rule with its id, category, applicability and title.
+pub fn rule_list(rules: &RuleSet) -> String {
+    let width = rules.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for rule in rules.iter() {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<9}  {:<7}  {}",
+            rule.id,
+            category_name(rule.category),
+            rule.applicability.to_string(),
+            rule.title
+        );
+    }
+    out
+}
+
+/// `burn-migrate explain ID`: the guide page of one rule, for a terminal.
+pub fn explain(rules: &RuleSet, id: &str) -> Result<String, Error> {
+    rules
+        .get(id)
+        .map(|rule| rule_text(rule, rules))
+        .ok_or_else(|| Error::Usage(format!("no rule `{id}`; `burn-migrate rules` lists them")))
+}
+
+/// `burn-migrate book`: regenerates the guide's rule pages under `dir`, or with `check` only
+/// lists the stale ones. Says what it did on `err`; returns whether the pages were up to date
+/// (false only with `check`).
+pub fn command(
+    dir: &Path,
+    rules: &RuleSet,
+    check: bool,
+    err: &mut dyn std::io::Write,
+) -> Result<bool, Error> {
+    let changes = plan(dir, rules)?;
+    if !check {
+        write(&changes)?;
+        writeln!(
+            err,
+            "burn-migrate: {} file(s) of the guide regenerated",
+            changes.len()
+        )
+        .map_err(Error::Output)?;
+        return Ok(true);
+    }
+    let mut lines = Vec::new();
+    for (path, text) in &changes {
+        let what = if text.is_some() {
+            "stale"
+        } else {
+            "no rule generates it"
+        };
+        lines.push(format!("{}: {what}", path.display()));
+    }
+    lines.push(if changes.is_empty() {
+        "burn-migrate: the guide's rule pages are up to date".to_string()
+    } else {
+        "burn-migrate: run `burn-migrate book` to regenerate the guide's rule pages".to_string()
+    });
+    for line in lines {
+        writeln!(err, "{line}").map_err(Error::Output)?;
+    }
+    Ok(changes.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,18 @@ pub struct Steps {
     current: Option<(String, Instant)>,
 }
 
+/// Runs `work`, showing each step it reports until it returns.
+pub fn with_steps<T>(work: impl FnOnce(&mut dyn FnMut(&str)) -> T) -> T {
+    let mut steps = Steps::new();
+    work(&mut |message| steps.step(message))
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Steps {
     pub fn new() -> Self {
         let spinner = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {

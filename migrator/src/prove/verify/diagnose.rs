@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::diagnostic::{Applicability, Diagnostic, DiagnosticLevel};
 use cargo_metadata::Message;
+use ra_ap_syntax::{TextRange, TextSize};
 
+use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::rules::{DataRule, RuleSet};
 
@@ -163,9 +165,22 @@ impl Names {
     }
 }
 
+/// What the edits of `--fix` carry as their rule: rustc's suggestions, not a rule file's.
+pub const RUSTC_SUGGESTION: &str = "rustc-suggestion";
+
+/// What one `--fix` pass did.
+#[derive(Debug, Default)]
+pub struct Fixed {
+    /// Suggestions applied.
+    pub applied: usize,
+    /// Files left unchanged because two suggestions overlap, with the edit engine's report.
+    pub unchanged: Vec<(PathBuf, String)>,
+}
+
 /// Applies every machine-applicable suggestion in `diagnostics` to the files under
-/// `workspace`; returns how many were applied. Overlapping suggestions: the first wins.
-pub fn apply_suggestions(diagnostics: &[Diagnostic], workspace: &Path) -> Result<usize, Error> {
+/// `workspace`, through the edit engine: duplicates count once, a suggestion inside a larger
+/// one yields to it, and a file whose suggestions partly overlap is left unchanged.
+pub fn apply_suggestions(diagnostics: &[Diagnostic], workspace: &Path) -> Result<Fixed, Error> {
     let mut by_file: BTreeMap<PathBuf, Vec<(usize, usize, String)>> = BTreeMap::new();
     for diagnostic in diagnostics {
         for child in std::iter::once(diagnostic).chain(&diagnostic.children) {
@@ -186,35 +201,53 @@ pub fn apply_suggestions(diagnostics: &[Diagnostic], workspace: &Path) -> Result
             }
         }
     }
-    let mut applied = 0;
-    for (file, mut edits) in by_file {
+    let mut fixed = Fixed::default();
+    for (file, suggestions) in by_file {
         // Files outside the port (a dependency's source) are never edited.
         if !file.starts_with(workspace) {
             continue;
         }
-        let mut text = std::fs::read_to_string(&file).map_err(|source| Error::Io {
+        let text = std::fs::read_to_string(&file).map_err(|source| Error::Io {
             path: file.clone(),
             source,
         })?;
-        edits.sort_by_key(|(start, end, _)| (*start, *end));
-        edits.dedup();
-        let mut kept: Vec<(usize, usize, String)> = Vec::new();
-        for edit in edits {
-            let overlaps = kept.last().is_some_and(|(_, end, _)| edit.0 < *end);
-            let in_bounds = edit.1 <= text.len()
-                && text.is_char_boundary(edit.0)
-                && text.is_char_boundary(edit.1);
-            if !overlaps && in_bounds {
-                kept.push(edit);
+        // Spans from another version of the file (it changed since the build) are skipped.
+        let changes: Vec<Change> = suggestions
+            .into_iter()
+            .filter(|(start, end, _)| {
+                start <= end
+                    && *end <= text.len()
+                    && text.is_char_boundary(*start)
+                    && text.is_char_boundary(*end)
+            })
+            .filter_map(|(start, end, replacement)| {
+                let range = TextRange::new(
+                    TextSize::try_from(start).ok()?,
+                    TextSize::try_from(end).ok()?,
+                );
+                Some(Change::edit(
+                    range,
+                    replacement,
+                    RUSTC_SUGGESTION,
+                    "machine-applicable suggestion from rustc",
+                ))
+            })
+            .collect();
+        let edits = match edit::normalize(changes) {
+            Ok(edits) => edits,
+            Err(overlap) => {
+                fixed.unchanged.push((file, overlap.to_string()));
+                continue;
             }
+        };
+        if edits.is_empty() {
+            continue;
         }
-        for (start, end, replacement) in kept.iter().rev() {
-            text.replace_range(*start..*end, replacement);
-        }
-        applied += kept.len();
-        std::fs::write(&file, text).map_err(|source| Error::Io { path: file, source })?;
+        fixed.applied += edits.len();
+        std::fs::write(&file, edit::apply(&text, &edits))
+            .map_err(|source| Error::Io { path: file, source })?;
     }
-    Ok(applied)
+    Ok(fixed)
 }
 
 /// How compile errors map to rules, as the guide's troubleshooting page lists it.
@@ -320,10 +353,31 @@ mod tests {
         let json = r#"{"reason":"compiler-message","package_id":"p 0.1.0 (path+file:///p)","manifest_path":"/p/Cargo.toml","target":{"kind":["lib"],"crate_types":["lib"],"name":"p","src_path":"/p/lib.rs","edition":"2021","doc":true,"doctest":true,"test":true},"message":{"rendered":"","$message_type":"diagnostic","children":[{"children":[],"code":null,"level":"help","message":"remove the unused import","rendered":null,"spans":[{"byte_end":10,"byte_start":0,"column_end":1,"column_start":1,"expansion":null,"file_name":"lib.rs","is_primary":true,"label":null,"line_end":2,"line_start":1,"suggested_replacement":"","suggestion_applicability":"MachineApplicable","text":[]}]}],"code":{"code":"unused_imports","explanation":null},"level":"warning","message":"unused import: `a::b`","spans":[{"byte_end":8,"byte_start":4,"column_end":9,"column_start":5,"expansion":null,"file_name":"lib.rs","is_primary":true,"label":null,"line_end":1,"line_start":1,"suggested_replacement":null,"suggestion_applicability":null,"text":[]}]}}"#;
         let found = diagnostics(json);
         assert_eq!(found.len(), 1);
-        assert_eq!(apply_suggestions(&found, dir.path()).unwrap(), 1);
+        assert_eq!(apply_suggestions(&found, dir.path()).unwrap().applied, 1);
         assert_eq!(
             std::fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
             "fn f() {}\n"
+        );
+    }
+
+    #[test]
+    fn overlapping_suggestions_leave_the_file_unchanged_and_say_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let original = "use a::b;\nfn f() {}\n";
+        std::fs::write(dir.path().join("lib.rs"), original).unwrap();
+        let first = r#"{"reason":"compiler-message","package_id":"p 0.1.0 (path+file:///p)","manifest_path":"/p/Cargo.toml","target":{"kind":["lib"],"crate_types":["lib"],"name":"p","src_path":"/p/lib.rs","edition":"2021","doc":true,"doctest":true,"test":true},"message":{"rendered":"","$message_type":"diagnostic","children":[],"code":null,"level":"error","message":"m","spans":[{"byte_end":8,"byte_start":4,"column_end":9,"column_start":5,"expansion":null,"file_name":"lib.rs","is_primary":true,"label":null,"line_end":1,"line_start":1,"suggested_replacement":"c::d","suggestion_applicability":"MachineApplicable","text":[]}]}}"#;
+        let second = first.replace(
+            r#""byte_end":8,"byte_start":4"#,
+            r#""byte_end":12,"byte_start":6"#,
+        );
+        let found = diagnostics(&format!("{first}\n{second}"));
+        let fixed = apply_suggestions(&found, dir.path()).unwrap();
+        assert_eq!(fixed.applied, 0);
+        assert_eq!(fixed.unchanged.len(), 1);
+        assert!(fixed.unchanged[0].1.contains(RUSTC_SUGGESTION), "{fixed:?}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("lib.rs")).unwrap(),
+            original
         );
     }
 }

@@ -6,12 +6,19 @@
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::{Edition, SourceFile};
+use ra_ap_syntax::{AstNode, Edition, SourceFile};
 
+use crate::edit::{self, Change};
 use crate::error::Error;
+use crate::prove::verify::devices;
+use crate::prove::verify::placement::DevicesByPackage;
+use crate::prove::verify::targets::runnables;
 
 /// The line the watch prints; verify reads it back from the binary's stderr.
 pub const REPORT_PREFIX: &str = "burn-migrate memory-pool:";
+
+/// What the watch's edits carry as their rule: they come from verify, not from a rule file.
+pub const MEMORY_WATCH: &str = "verify-memory-watch";
 
 const MODULE_FILE: &str = "__burn_migrate_memory_watch.rs";
 
@@ -40,6 +47,30 @@ impl Installed {
     }
 }
 
+/// Adds the memory-pool watch to the binaries of packages that run on one CubeCL device.
+pub fn install_for_devices(
+    dir: &Path,
+    used_by_package: &DevicesByPackage,
+) -> Result<Installed, Error> {
+    let mut installed = Installed::default();
+    // Skipped packages get the watch too: their binaries may run on another machine.
+    for binary in runnables(dir) {
+        let Some(used) = used_by_package.get(&binary.package) else {
+            continue;
+        };
+        let pooled: Vec<&String> = used
+            .iter()
+            .filter(|(name, _)| devices::has_memory_pools(name))
+            .flat_map(|(_, calls)| calls)
+            .collect();
+        let [call] = pooled.as_slice() else { continue };
+        if let Some(device) = standalone_device(call) {
+            install(&binary.main, &device, &mut installed)?;
+        }
+    }
+    Ok(installed)
+}
+
 /// Adds the watch to the binary whose `main` is in `main_file`, sampling `device` (an
 /// expression that needs no imports, like `burn::tensor::Device::vulkan(..)`).
 pub fn install(main_file: &Path, device: &str, installed: &mut Installed) -> Result<bool, Error> {
@@ -66,15 +97,27 @@ pub fn install(main_file: &Path, device: &str, installed: &mut Installed) -> Res
         return Ok(false);
     };
     let module = dir.join(MODULE_FILE);
-    let at = usize::from(body.text_range().end());
-    let mut new = text.clone();
-    new.insert_str(
-        at,
-        "\n    let _burn_migrate_memory_watch = __burn_migrate_memory_watch::Watch::start();",
-    );
-    new.push_str(&format!(
-        "\n#[path = \"{MODULE_FILE}\"]\nmod __burn_migrate_memory_watch;\n"
-    ));
+    let edits = edit::normalize(vec![
+        Change::insert(
+            body.text_range().end(),
+            "\n    let _burn_migrate_memory_watch = __burn_migrate_memory_watch::Watch::start();",
+            MEMORY_WATCH,
+            "start the watch when `main` starts",
+        ),
+        Change::insert(
+            root.syntax().text_range().end(),
+            format!("\n#[path = \"{MODULE_FILE}\"]\nmod __burn_migrate_memory_watch;\n"),
+            MEMORY_WATCH,
+            "declare the watch's module",
+        ),
+    ])
+    .map_err(|overlap| {
+        Error::Internal(format!(
+            "adding the memory watch to {}: {overlap}",
+            main_file.display()
+        ))
+    })?;
+    let new = edit::apply(&text, &edits);
     installed
         .originals
         .push((main_file.to_path_buf(), Some(text)));

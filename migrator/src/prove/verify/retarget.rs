@@ -8,9 +8,13 @@ use std::path::Path;
 
 use toml_edit::{DocumentMut, Item, Value};
 
-use super::devices::{constructor_calls, Constructor};
+use crate::edit::{self, Change};
 use crate::error::Error;
+use crate::prove::verify::devices::{constructor_calls, Constructor};
 use crate::util::files::{files_under, rust_files};
+
+/// What the edits of `--device` carry as their rule: they come from verify, not from a rule file.
+pub const RETARGET: &str = "verify-device";
 
 /// What retargeting changed: constructor calls rewritten, manifests given the feature.
 #[derive(Debug, Default)]
@@ -37,20 +41,25 @@ pub fn retarget(
     let mut done = Retargeted::default();
     for file in rust_files(dir, true) {
         let text = std::fs::read_to_string(&file).map_err(io(&file))?;
-        let mut calls = constructor_calls(&text, known);
-        if calls.is_empty() {
+        let changes: Vec<Change> = constructor_calls(&text, known)
+            .into_iter()
+            .map(|call| {
+                Change::edit(
+                    call.name_and_args,
+                    name_and_args.as_str(),
+                    RETARGET,
+                    format!("`Device::{}` moved to `Device::{}`", call.name, target.name),
+                )
+            })
+            .collect();
+        if changes.is_empty() {
             continue;
         }
-        calls.sort_by_key(|c| std::cmp::Reverse(c.name_and_args.start()));
-        let mut new = text;
-        for call in &calls {
-            new.replace_range(
-                std::ops::Range::<usize>::from(call.name_and_args),
-                &name_and_args,
-            );
-        }
-        done.calls += calls.len();
-        std::fs::write(&file, new).map_err(io(&file))?;
+        let edits = edit::normalize(changes).map_err(|overlap| {
+            Error::Internal(format!("retargeting {}: {overlap}", file.display()))
+        })?;
+        done.calls += edits.len();
+        std::fs::write(&file, edit::apply(&text, &edits)).map_err(io(&file))?;
     }
     for manifest in files_under(dir, true, &|p| p.ends_with("Cargo.toml")) {
         let text = std::fs::read_to_string(&manifest).map_err(io(&manifest))?;

@@ -1,0 +1,64 @@
+//! The compare stage: what worked on Burn 0.21 and does not on Burn 0.22, in words.
+
+use std::collections::BTreeSet;
+
+use crate::prove::compare::{first_difference, Tolerance};
+use crate::prove::verify::run::RunCommand;
+use crate::prove::verify::types::SideResult;
+
+/// Everything that worked on the original (`before`) and does not on the port (`after`), in
+/// words. The tests and commands of `unverified` packages (their device does not work here)
+/// are not compared.
+pub fn problems(
+    before: &SideResult,
+    after: &SideResult,
+    commands: &[RunCommand],
+    unverified: &BTreeSet<&String>,
+    tolerance: Tolerance,
+) -> Vec<String> {
+    if unverified.is_empty() {
+        return compare(before, after, tolerance);
+    }
+    let mut comparable = SideResult {
+        built: before.built,
+        ..SideResult::default()
+    };
+    comparable.runs = before
+        .runs
+        .iter()
+        .filter(|(label, _)| {
+            commands
+                .iter()
+                .any(|c| c.label == *label && !unverified.contains(&c.package))
+        })
+        .cloned()
+        .collect();
+    compare(&comparable, after, tolerance)
+}
+
+fn compare(before: &SideResult, after: &SideResult, tolerance: Tolerance) -> Vec<String> {
+    let mut problems = Vec::new();
+    if before.built && !after.built {
+        let errors: Vec<&str> = after
+            .build_log
+            .lines()
+            .filter(|l| l.starts_with("error"))
+            .take(10)
+            .collect();
+        problems.push(format!("the port does not build:\n{}", errors.join("\n")));
+    }
+    for test in before.passed_tests.difference(&after.passed_tests) {
+        problems.push(format!("test `{test}` passed before and does not after"));
+    }
+    for (binary, old) in &before.runs {
+        match after.runs.iter().find(|(b, _)| b == binary) {
+            None => problems.push(format!("`{binary}` ran before and does not run after")),
+            Some((_, new)) => {
+                if let Some(difference) = first_difference(old, new, tolerance) {
+                    problems.push(format!("`{binary}` prints something else: {difference}"));
+                }
+            }
+        }
+    }
+    problems
+}
