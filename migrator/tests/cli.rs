@@ -256,8 +256,12 @@ fn rules_lists_and_explain_prints_a_page() {
     assert_eq!(out.status.code(), Some(0));
     let page = String::from_utf8_lossy(&out.stdout);
     assert!(
-        page.contains("device.seed(42)") && page.contains("## Why"),
+        page.contains("device.seed(42)") && page.contains("\nWhy\n---\n"),
         "{page}"
+    );
+    assert!(
+        !page.contains("<!--") && !page.contains("](") && !page.contains("```"),
+        "explain prints for a terminal, not Markdown: {page}"
     );
 
     let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))

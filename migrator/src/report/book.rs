@@ -66,9 +66,20 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
     if !rule.covers.is_empty() {
         let _ = writeln!(
             page,
-            "**Ports** rows {} of the [API changes](../coverage.md)\n",
-            rule.covers.join(", ")
+            "**Ports** these rows of the [API changes](../coverage.md):\n"
         );
+        let catalogue = api_change_catalogue();
+        for row in &rule.covers {
+            match catalogue.iter().find(|r| r.id == row.as_str()) {
+                Some(known) => {
+                    let _ = writeln!(page, "- {row}: {}", known.title);
+                }
+                None => {
+                    let _ = writeln!(page, "- {row}");
+                }
+            }
+        }
+        page.push('\n');
     }
     let _ = writeln!(page, "> {}\n", rule.hint);
     let _ = writeln!(page, "## Why\n\n{}\n", rule.why.trim());
@@ -141,6 +152,137 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
         );
     }
     page
+}
+
+/// One rule's page for a terminal (what `burn-migrate explain` prints): the guide page without
+/// its banner comment, Markdown marks or fences, tables as aligned columns, and links that
+/// say where to read on (`burn-migrate explain ID` for another rule) instead of a relative path.
+pub fn rule_text(rule: &Rule, rules: &RuleSet) -> String {
+    let page_dir = Path::new("rules").join(category_name(rule.category));
+    terminal_text(&rule_page(rule, rules.backend_table()), &page_dir, rules)
+}
+
+/// `markdown`, a page of the guide in `base` (relative to the book's `src/`), for a terminal.
+fn terminal_text(markdown: &str, base: &Path, rules: &RuleSet) -> String {
+    let mut out = String::new();
+    let mut table: Vec<Vec<String>> = Vec::new();
+    let mut in_code = false;
+    let mut in_comment = false;
+    for line in markdown.lines() {
+        if in_comment || line.trim_start().starts_with("<!--") {
+            in_comment = !line.contains("-->");
+            continue;
+        }
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            let _ = writeln!(out, "    {line}");
+            continue;
+        }
+        if let Some(row) = line.strip_prefix('|') {
+            // The row of dashes under a Markdown table's header goes.
+            if !row.chars().all(|ch| matches!(ch, '|' | '-' | ':' | ' ')) {
+                table.push(
+                    row.trim_end()
+                        .trim_end_matches('|')
+                        .split(" | ")
+                        .map(|cell| terminal_inline(cell.trim(), base, rules))
+                        .collect(),
+                );
+            }
+            continue;
+        }
+        if !table.is_empty() {
+            out.push_str(&aligned(&std::mem::take(&mut table)));
+        }
+        let text = terminal_inline(line, base, rules);
+        if let Some(title) = text.strip_prefix("# ") {
+            let _ = writeln!(out, "{title}\n{}", "=".repeat(title.chars().count()));
+        } else if let Some(heading) = text.strip_prefix("## ") {
+            let _ = writeln!(out, "{heading}\n{}", "-".repeat(heading.chars().count()));
+        } else {
+            let _ = writeln!(out, "{text}");
+        }
+    }
+    if !table.is_empty() {
+        out.push_str(&aligned(&table));
+    }
+    // The blank line that followed the banner comment.
+    out.trim_start_matches('\n').to_string()
+}
+
+/// A line of Markdown without emphasis marks, with each link `[text](target)` as its text
+/// and where to read on: an absolute URL stays, a rule page becomes `burn-migrate explain ID`,
+/// another page of the guide is named as such.
+fn terminal_inline(line: &str, base: &Path, rules: &RuleSet) -> String {
+    let line = line.replace("**", "");
+    let mut out = String::new();
+    let mut rest = line.as_str();
+    while let Some(open) = rest.find('[') {
+        let Some((text, after)) = rest[open + 1..].split_once("](") else {
+            break;
+        };
+        let Some((target, tail)) = after.split_once(')') else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(text);
+        let page = target.split('#').next().unwrap_or(target);
+        let stem = Path::new(page)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(page);
+        if target.starts_with("http://") || target.starts_with("https://") {
+            let _ = write!(out, " <{target}>");
+        } else if rules.get(stem).is_some() {
+            let _ = write!(out, " (see: burn-migrate explain {stem})");
+        } else {
+            let mut path = base.to_path_buf();
+            for part in page.split('/') {
+                match part {
+                    ".." => {
+                        path.pop();
+                    }
+                    "." | "" => {}
+                    part => path.push(part),
+                }
+            }
+            let _ = write!(
+                out,
+                " (in the migration guide: book/src/{})",
+                path.display()
+            );
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Rows of cells as columns padded to the widest cell, a blank line after.
+fn aligned(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect();
+        let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
+    }
+    out
 }
 
 fn code_list(items: &[String]) -> String {
@@ -270,29 +412,56 @@ pub fn generate(rules: &RuleSet) -> BTreeMap<PathBuf, String> {
     files
 }
 
-/// The catalogue of API changes (`book/api-changes-rows.tsv`): row id, and the note of rows
-/// that need no change in user code.
+/// The catalogue of API changes (`book/api-changes-rows.tsv`): row id, title, and the note of
+/// rows that need no change in user code.
 pub const API_CHANGE_ROWS: &str = include_str!("../../../book/api-changes-rows.tsv");
 
-/// (row, note) for every row of the catalogue.
-pub fn api_change_rows() -> Vec<(&'static str, Option<&'static str>)> {
+/// One row of the catalogue of API changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiChangeRow {
+    pub id: &'static str,
+    /// What the 0.21 code looked like, in a few words of Markdown.
+    pub title: &'static str,
+    /// Why the row needs no change in user code, for rows that need none.
+    pub note: Option<&'static str>,
+}
+
+/// Every row of the catalogue.
+pub fn api_change_catalogue() -> Vec<ApiChangeRow> {
     API_CHANGE_ROWS
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| match l.split_once('\t') {
-            Some((row, note)) => (row.trim(), Some(note.trim())),
-            None => (l.trim(), None),
+        .map(|l| {
+            let mut fields = l.split('\t').map(str::trim);
+            ApiChangeRow {
+                id: fields.next().unwrap_or_default(),
+                title: fields.next().unwrap_or_default(),
+                note: fields.next(),
+            }
         })
+        .collect()
+}
+
+/// (row, note) for every row of the catalogue.
+pub fn api_change_rows() -> Vec<(&'static str, Option<&'static str>)> {
+    api_change_catalogue()
+        .into_iter()
+        .map(|row| (row.id, row.note))
         .collect()
 }
 
 /// Which rules port each row of the API-change catalogue.
 fn coverage_page(rules: &RuleSet) -> String {
     let mut page = format!(
-        "{}\n\n# Coverage of the API changes\n\nEvery user-facing change from Burn 0.21 to 0.22 in the project's catalogue, and the rules that port it (a `manual` rule reports it with guidance).\n\n| row | rules |\n|---|---|\n",
+        "{}\n\n# Coverage of the API changes\n\nEvery user-facing change from Burn 0.21 to 0.22 in the project's catalogue (what the 0.21 code looked like), and the rules that port it (a `manual` rule reports it with guidance).\n\n| row | 0.21 code | rules |\n|---|---|---|\n",
         BANNER.replace("{id}", "*")
     );
-    for (row, note) in api_change_rows() {
+    for ApiChangeRow {
+        id: row,
+        title,
+        note,
+    } in api_change_catalogue()
+    {
         let covering: Vec<String> = rules
             .iter()
             .filter(|r| r.covers.iter().any(|c| c == row))
@@ -311,7 +480,7 @@ fn coverage_page(rules: &RuleSet) -> String {
             (true, Some(note)) => note.to_string(),
             (true, None) => "**not covered**".to_string(),
         };
-        let _ = writeln!(page, "| {row} | {cell} |");
+        let _ = writeln!(page, "| {row} | {} | {cell} |", title.replace('|', "\\|"));
     }
     page
 }
@@ -334,19 +503,90 @@ fn summary_section(rules: &RuleSet) -> String {
     out
 }
 
-/// SUMMARY.md with its generated section replaced (appended when the markers are missing).
-fn updated_summary(current: &str, rules: &RuleSet) -> String {
-    let section = summary_section(rules);
-    match (current.find(SUMMARY_BEGIN), current.find(SUMMARY_END)) {
-        (Some(start), Some(end)) if end > start => {
+/// `current` with the text between `begin` and `end` replaced by `section` (which starts with
+/// `begin` and ends with `end`); appended under `heading` when the markers are missing.
+fn replace_section(current: &str, begin: &str, end: &str, section: &str, heading: &str) -> String {
+    match (current.find(begin), current.find(end)) {
+        (Some(start), Some(stop)) if stop > start => {
             format!(
                 "{}{section}{}",
                 &current[..start],
-                &current[end + SUMMARY_END.len()..]
+                &current[stop + end.len()..]
             )
         }
-        _ => format!("{}\n\n# Rules\n\n{section}\n", current.trim_end()),
+        _ if heading.is_empty() => format!("{}\n\n{section}\n", current.trim_end()),
+        _ => format!("{}\n\n{heading}\n\n{section}\n", current.trim_end()),
     }
+}
+
+/// SUMMARY.md with its generated section replaced.
+fn updated_summary(current: &str, rules: &RuleSet) -> String {
+    replace_section(
+        current,
+        SUMMARY_BEGIN,
+        SUMMARY_END,
+        &summary_section(rules),
+        "# Rules",
+    )
+}
+
+const TROUBLESHOOTING_PAGE: &str = "troubleshooting.md";
+const TROUBLESHOOTING_BEGIN: &str = "<!-- errors:begin (generated by `burn-migrate book` from verify's error mapping; do not edit between these markers) -->";
+const TROUBLESHOOTING_END: &str = "<!-- errors:end -->";
+
+/// The table from compiler errors to rules on `troubleshooting.md`: what `burn-migrate verify`
+/// does with each error of a port that does not build.
+fn troubleshooting_section(rules: &RuleSet) -> String {
+    let mapping = crate::prove::verify::diagnose::error_mapping(rules);
+    let link = |id: &str| match rules.get(id) {
+        Some(rule) => format!("[`{id}`](rules/{}/{id}.md)", category_name(rule.category)),
+        None => format!("`{id}`"),
+    };
+    let mut out = format!(
+        "{TROUBLESHOOTING_BEGIN}\n\n## Errors that name something a rule knows\n\nAn error that quotes one of these names (`cannot find type`, `unresolved import`, `no method named`, ...) points to the rule beside it; a name under a module path points to the rule of its module.\n\n| names in the error | rule |\n|---|---|\n"
+    );
+    let mut by_rule: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (i, (prefix, rule)) in mapping.prefixes.iter().enumerate() {
+        // The first rule listed for a prefix is the one an error gets.
+        if mapping.prefixes[..i].iter().any(|(p, _)| p == prefix) {
+            continue;
+        }
+        by_rule
+            .entry(rule.as_str())
+            .or_default()
+            .push(format!("`{prefix}…`"));
+    }
+    for (name, rule) in &mapping.names {
+        // The last segment of a path is listed with its path: `CompactRecorder` is found in
+        // `burn::record::CompactRecorder`.
+        let in_a_path = mapping
+            .names
+            .iter()
+            .any(|(other, other_rule)| other_rule == rule && other.ends_with(&format!("::{name}")));
+        if !in_a_path {
+            by_rule
+                .entry(rule.as_str())
+                .or_default()
+                .push(format!("`{name}`"));
+        }
+    }
+    let mut ordered: Vec<(&str, Vec<String>)> = by_rule.into_iter().collect();
+    ordered.sort_by_key(|(id, _)| (rules.get(id).map(|r| r.category), *id));
+    for (rule, names) in ordered {
+        let _ = writeln!(out, "| {} | {} |", names.join(", "), link(rule));
+    }
+    out.push_str("\n## Errors by kind\n\nAn error that names nothing above points to a rule by its code:\n\n| code | for example | rule |\n|---|---|---|\n");
+    for (code, message, rule) in &mapping.kinds {
+        let _ = writeln!(
+            out,
+            "| [{code}](https://doc.rust-lang.org/error_codes/{code}.html) | {} | {} |",
+            message.replace('|', "\\|"),
+            link(rule.as_str())
+        );
+    }
+    out.push('\n');
+    out.push_str(TROUBLESHOOTING_END);
+    out
 }
 
 /// What `book` would write that differs from disk: (path, new contents), plus generated files
@@ -362,6 +602,19 @@ pub fn plan(book_dir: &Path, rules: &RuleSet) -> Result<Vec<(PathBuf, Option<Str
     wanted.insert(
         PathBuf::from("SUMMARY.md"),
         updated_summary(&summary, rules),
+    );
+    // A hand-written page around a generated table: a missing page starts with its title.
+    let troubleshooting = std::fs::read_to_string(src.join(TROUBLESHOOTING_PAGE))
+        .unwrap_or_else(|_| "# Troubleshooting compiler errors\n".to_string());
+    wanted.insert(
+        PathBuf::from(TROUBLESHOOTING_PAGE),
+        replace_section(
+            &troubleshooting,
+            TROUBLESHOOTING_BEGIN,
+            TROUBLESHOOTING_END,
+            &troubleshooting_section(rules),
+            "",
+        ),
     );
 
     let mut changes = Vec::new();
@@ -420,11 +673,11 @@ pub fn rule_list(rules: &RuleSet) -> String {
     out
 }
 
-/// `burn-migrate explain ID`: the guide page of one rule.
+/// `burn-migrate explain ID`: the guide page of one rule, for a terminal.
 pub fn explain(rules: &RuleSet, id: &str) -> Result<String, Error> {
     rules
         .get(id)
-        .map(|rule| rule_page(rule, rules.backend_table()))
+        .map(|rule| rule_text(rule, rules))
         .ok_or_else(|| Error::Usage(format!("no rule `{id}`; `burn-migrate rules` lists them")))
 }
 
@@ -466,4 +719,69 @@ pub fn command(
         writeln!(err, "{line}").map_err(Error::Output)?;
     }
     Ok(changes.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_text_has_no_markdown_comments_fences_or_relative_links() {
+        let rules = RuleSet::embedded().unwrap();
+        for rule in rules.iter() {
+            let text = rule_text(rule, &rules);
+            for markdown in ["<!--", "](", "```", "**", "|---"] {
+                assert!(
+                    !text.contains(markdown),
+                    "{}: {markdown} in\n{text}",
+                    rule.id
+                );
+            }
+            assert!(text.starts_with(&rule.title), "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn links_in_terminal_text_say_where_to_read_on() {
+        let rules = RuleSet::embedded().unwrap();
+        let base = Path::new("rules/devices");
+        assert_eq!(
+            terminal_inline(
+                "see [the seed rule](../devices/backend-seed.md).",
+                base,
+                &rules
+            ),
+            "see the seed rule (see: burn-migrate explain backend-seed)."
+        );
+        assert_eq!(
+            terminal_inline("rows of the [API changes](../coverage.md)", base, &rules),
+            "rows of the API changes (in the migration guide: book/src/rules/coverage.md)"
+        );
+        assert_eq!(
+            terminal_inline("[docs](https://docs.rs/burn)", base, &rules),
+            "docs <https://docs.rs/burn>"
+        );
+    }
+
+    #[test]
+    fn tables_become_aligned_columns() {
+        let rules = RuleSet::embedded().unwrap();
+        let text = terminal_text(
+            "| a | long header |\n|---|---|\n| wide cell | b |\n",
+            Path::new(""),
+            &rules,
+        );
+        assert_eq!(text, "  a          long header\n  wide cell  b\n");
+    }
+
+    #[test]
+    fn coverage_rows_carry_their_titles() {
+        let catalogue = api_change_catalogue();
+        assert!(catalogue.iter().all(|row| !row.title.is_empty()));
+        let page = coverage_page(&RuleSet::embedded().unwrap());
+        assert!(
+            page.contains("| T1 | `Tensor<B, D>` / `Tensor<B, D, Int>`"),
+            "{page}"
+        );
+    }
 }

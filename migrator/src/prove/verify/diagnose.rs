@@ -244,6 +244,49 @@ pub fn apply_suggestions(diagnostics: &[Diagnostic], workspace: &Path) -> Result
     Ok(fixed)
 }
 
+/// How compile errors map to rules, as the guide's troubleshooting page lists it.
+#[derive(Debug, Clone)]
+pub struct ErrorMapping {
+    /// Each kind of error that maps to a rule whatever it names: (code, a sample message, the
+    /// rule `rule_for` gives it).
+    pub kinds: Vec<(&'static str, &'static str, RuleKey)>,
+    /// Every name an error can quote, with the rule it points to.
+    pub names: Vec<(String, RuleKey)>,
+    /// Module paths whose whole content a rule covers, with that rule.
+    pub prefixes: Vec<(String, RuleKey)>,
+}
+
+/// The mapping `errors` applies, read from the same `Names` it uses. The kinds of error are
+/// found by asking `rule_for` about a sample message of each kind, so the list shows what
+/// verify does, not what this function says it does.
+pub fn error_mapping(rules: &RuleSet) -> ErrorMapping {
+    const SAMPLES: [(&str, &str); 5] = [
+        (
+            "E0107",
+            "struct takes 0 generic arguments but 1 generic argument was supplied",
+        ),
+        ("E0412", "cannot find type `B` in this scope"),
+        ("E0405", "cannot find trait `Backend` in this scope"),
+        ("E0220", "associated type `FloatElem` not found for `B`"),
+        (
+            "E0576",
+            "cannot find associated type `Device` in trait `Backend`",
+        ),
+    ];
+    let names = Names::new(rules);
+    ErrorMapping {
+        kinds: SAMPLES
+            .iter()
+            .filter_map(|(code, message)| {
+                let rule = names.rule_for(Some(code), message)?;
+                Some((*code, *message, rule))
+            })
+            .collect(),
+        names: names.names.into_iter().collect(),
+        prefixes: names.prefixes,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +325,21 @@ mod tests {
             Some(RuleId::BackendGenericArg)
         );
         assert_eq!(rule("E0308", "mismatched types"), None);
+    }
+
+    #[test]
+    fn the_listed_mapping_is_the_one_errors_use() {
+        let rules = RuleSet::embedded().unwrap();
+        let mapping = error_mapping(&rules);
+        let names = Names::new(&rules);
+        assert_eq!(mapping.kinds.len(), 5, "every sample error maps to a rule");
+        for (code, message, rule) in &mapping.kinds {
+            assert_eq!(names.rule_for(Some(code), message).as_ref(), Some(rule));
+        }
+        assert!(mapping.names.contains(&(
+            "NdArray".to_string(),
+            RuleKey::Builtin(crate::rules::RuleId::DeviceNdarray)
+        )));
     }
 
     #[test]
