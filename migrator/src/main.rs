@@ -8,7 +8,7 @@ use burn_migrate::migrate::{self, Options};
 use burn_migrate::report::{book, emit, progress};
 use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
 use clap::{Parser, Subcommand, ValueEnum};
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice, StandardStream};
 
 /// Port a Burn 0.21 project to Burn 0.22.
 #[derive(Parser, Debug)]
@@ -482,10 +482,14 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
 
-    let mut stderr = StandardStream::stderr(ColorChoice::Auto);
     match cli.format {
         Format::Json => println!("{}", emit::json(&report, rules, &options)),
-        Format::Human if cli.check => emit::diagnostics(&report, rules, &options, &mut stderr)?,
+        Format::Human if cli.check => {
+            // Buffered: tens of thousands of findings are millions of small writes otherwise.
+            let mut stderr = BufferedStandardStream::stderr(ColorChoice::Auto);
+            emit::diagnostics(&report, rules, &options, &mut stderr)?;
+            std::io::Write::flush(&mut stderr)?;
+        }
         Format::Human => {}
     }
 
