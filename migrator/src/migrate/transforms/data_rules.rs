@@ -177,7 +177,7 @@ fn rename_path(
     let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
     let from_last = from.rsplit("::").next().unwrap_or(from).to_string();
     for (path, names) in &nodes.code_paths {
-        if names.join("::") == from {
+        if names.iter().map(String::as_str).eq(from.split("::")) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
                 to,
