@@ -7,7 +7,8 @@
 #
 # ast-grep: `AST_GREP=/path/to/ast-grep` or `ast-grep` on PATH (`npm i -g @ast-grep/cli`).
 # Its patterns (ten 0.21 idioms) are in scripts/ast-grep/. `RUNS=5` changes the run count,
-# `LINES=320000` the full size. Nothing outside WORK_DIR is written.
+# `LINES=320000` the full size, `SIZES="quarter half"` which trees to time. Nothing outside
+# WORK_DIR is written.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,7 +55,7 @@ echo "load before: $(uptime)"
 echo
 echo "| tree | lines | MB | command | wall s | CPU s | peak MB |"
 echo "|---|---:|---:|---|---:|---:|---:|"
-for size in quarter half full huge; do
+for size in ${SIZES:-quarter half full huge}; do
     dir="$work/$size"
     lines=$(lines_of "$dir")
     mb=$(mb_of "$dir")
