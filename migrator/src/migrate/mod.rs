@@ -194,7 +194,9 @@ pub fn rewrite_sources(
             .zip(current.par_iter())
             .enumerate()
             .map(|(file_id, (outcome, file))| {
-                rewrite_file(pass, &index, rules, options, migrated, file_id, file, outcome)
+                rewrite_file(
+                    pass, &index, rules, options, migrated, file_id, file, outcome,
+                )
             })
             .collect::<Result<_, Error>>()?;
         let mut any_edit = false;

@@ -32,7 +32,9 @@ fn main() -> ExitCode {
             }
         },
         Err(e) => {
-            eprintln!("gen-workspace: {e}\nusage: gen-workspace OUT [--lines N] [--seed S] [--huge-mb M]");
+            eprintln!(
+                "gen-workspace: {e}\nusage: gen-workspace OUT [--lines N] [--seed S] [--huge-mb M]"
+            );
             ExitCode::from(2)
         }
     }

@@ -119,9 +119,7 @@ impl FileNodes {
             if ast::Use::can_cast(kind) {
                 use_depth += 1;
             } else if let Some(path) = ast::Path::cast(node.clone()) {
-                let is_qualifier = node
-                    .parent()
-                    .is_some_and(|p| ast::Path::can_cast(p.kind()));
+                let is_qualifier = node.parent().is_some_and(|p| ast::Path::can_cast(p.kind()));
                 if use_depth == 0 && !is_qualifier {
                     let names = segment_names(&path);
                     nodes.code_paths.push((path, names));
