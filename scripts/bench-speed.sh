@@ -43,7 +43,8 @@ measure() {
             cat "$work/stderr.txt" >&2
             exit 1
         fi
-        samples+=("$(awk '{printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024}' "$work/time.txt")")
+        # The last line: GNU time puts "Command exited with non-zero status 1" before it.
+        samples+=("$(tail -n 1 "$work/time.txt" | awk '{printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024}')")
     done
     printf '%s\n' "${samples[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
 }

@@ -123,7 +123,7 @@ fn generate(args: &Args) -> Result<usize, String> {
         lines += write_lib(&args.out.join(&lib), &lib, &mut rng)?;
         members.push(lib.clone());
         libs.push(lib);
-        if libs.len() % LIBS_PER_APP == 0 {
+        if libs.len().is_multiple_of(LIBS_PER_APP) {
             let app = format!("app_{:03}", libs.len() / LIBS_PER_APP - 1);
             let uses = &libs[libs.len() - LIBS_PER_APP..];
             lines += write_app(&args.out.join(&app), &app, uses, &mut rng)?;
