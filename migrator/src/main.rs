@@ -13,7 +13,7 @@ use burn_migrate::report::{self, book, progress, Format};
 use burn_migrate::rules::backends::{BackendTable, Policy};
 use burn_migrate::rules::RuleSet;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice, StandardStream};
 
 /// Port a Burn 0.21 project to Burn 0.22.
 #[derive(Parser, Debug)]
@@ -288,14 +288,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 allow_dirty: cli.allow_dirty,
                 format: cli.format,
             };
-            let remaining = report::migrate::command(
-                &cli.path,
-                &rules,
-                mode,
-                &mut std::io::stdout(),
-                &mut stderr(),
-            )?;
-            Ok(exit_code(remaining == 0))
+            // Buffered: tens of thousands of findings are millions of small writes otherwise.
+            let mut err = BufferedStandardStream::stderr(ColorChoice::Auto);
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let remaining = report::migrate::command(&cli.path, &rules, mode, &mut out, &mut err);
+            std::io::Write::flush(&mut out)?;
+            std::io::Write::flush(&mut err)?;
+            Ok(exit_code(remaining? == 0))
         }
     }
 }

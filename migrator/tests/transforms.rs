@@ -149,3 +149,29 @@ fn a_project_type_proved_generic_over_the_backend_in_another_file() {
         "use crate::batch::Batch;\n\npub type Labelled = (Batch, Vec<usize>);\npub type Named<T> = (T, String);\n"
     );
 }
+
+#[test]
+fn a_removed_item_imported_in_several_modules_is_reported_once_per_site() {
+    let text = "\
+pub mod a {
+    use burn::data::dataset::Dataset;
+    pub struct A;
+    impl Dataset<u8> for A {
+        fn get(&self, _: usize) -> Option<u8> { None }
+        fn len(&self) -> usize { 0 }
+    }
+}
+pub mod b {
+    use burn::data::dataset::Dataset;
+    pub struct B;
+    impl Dataset<u8> for B {
+        fn get(&self, _: usize) -> Option<u8> { None }
+        fn len(&self) -> usize { 0 }
+    }
+}
+";
+    let (_, manual) = port(text);
+    let reports = manual.iter().filter(|r| **r == RuleId::DatasetResults).count();
+    // Each import and each `impl Dataset<u8>` once, not each impl once per import.
+    assert_eq!(reports, 4, "{manual:?}");
+}

@@ -156,7 +156,7 @@ fn collect_files(
         .to_string_lossy()
         .replace('\\', "/");
     let source = SourceFile::read(file, display, package, edition)?;
-    let declarations = module_declarations(source.tree());
+    let declarations = module_declarations(&source.tree());
     let owns_directory = file.file_name().is_some_and(|n| n == "mod.rs") || is_crate_root;
     let base = match (owns_directory, file.parent()) {
         (true, Some(dir)) => dir.to_path_buf(),

@@ -15,6 +15,8 @@ pub mod transforms;
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
@@ -151,13 +153,16 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
 
 /// Runs the rules over a set of source files (one workspace) to a fixed point and validates
 /// the result. `migrated`: the files already target Burn 0.22, so only regressions count.
+///
+/// Each pass builds the workspace index once and shares it read-only while files are
+/// rewritten in parallel (rayon); a file's rewrite reads only its own text and the index.
 pub fn rewrite_sources(
     files: &[SourceFile],
     rules: &RuleSet,
     migrated: bool,
 ) -> Result<Vec<FileOutcome>, Error> {
     let mut outcomes: Vec<FileOutcome> = files
-        .iter()
+        .par_iter()
         .map(|f| FileOutcome {
             path: f.path.clone(),
             display: f.display.clone(),
@@ -173,64 +178,24 @@ pub fn rewrite_sources(
 
     for pass in 0..MAX_PASSES {
         let index = Index::build(&current, rules);
+        let rewritten: Vec<Option<SourceFile>> = outcomes
+            .par_iter_mut()
+            .zip(current.par_iter())
+            .enumerate()
+            .map(|(file_id, (outcome, file))| {
+                rewrite_file(pass, &index, rules, migrated, file_id, file, outcome)
+            })
+            .collect::<Result<_, Error>>()?;
         let mut any_edit = false;
-        let mut next = current.clone();
-        for (file_id, file) in current.iter().enumerate() {
+        for (file_id, next) in rewritten.into_iter().enumerate() {
             if outcomes[file_id].error.is_some() {
-                continue;
+                // Left unchanged: the original text, whatever earlier passes made of it.
+                current[file_id] = files[file_id].clone();
+            } else if let Some(next) = next {
+                current[file_id] = next;
+                any_edit = true;
             }
-            let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
-            transforms::run_all(&mut ctx)?;
-            if pass == 0 {
-                outcomes[file_id].device_choices = std::mem::take(&mut ctx.device_choices);
-            }
-            let changes = if pass == 0 {
-                crate::migrate::suppress::apply(ctx.changes, &mut outcomes[file_id].suppressions)
-            } else {
-                // Later passes see rewritten text: suppressed sites keep their original form,
-                // so a rule that skipped them in the first pass finds them again; keep the
-                // first pass's decision by suppressing the same rules by comment again.
-                let mut again = crate::migrate::suppress::find(file);
-                crate::migrate::suppress::apply(ctx.changes, &mut again)
-            };
-            for change in &changes {
-                rules.rule(change.rule)?;
-            }
-            let changes = drop_moot_findings(changes, rules);
-            if pass == 0 {
-                outcomes[file_id].changes = changes.clone();
-            }
-            let applicable: Vec<Change> = changes
-                .into_iter()
-                .filter(|c| is_applied(c, rules))
-                .collect();
-            let edits = match edit::normalize(applicable) {
-                Ok(edits) => edits,
-                Err(overlap) => {
-                    outcomes[file_id].error = Some(format!(
-                        "left unchanged: {overlap} (a bug in burn-migrate; please report it)"
-                    ));
-                    next[file_id] = files[file_id].clone();
-                    continue;
-                }
-            };
-            if edits.is_empty() {
-                continue;
-            }
-            let text = edit::apply(&file.text, &edits);
-            if text == file.text {
-                continue;
-            }
-            any_edit = true;
-            next[file_id] = SourceFile::from_text(
-                file.path.clone(),
-                file.display.clone(),
-                text,
-                file.package,
-                file.edition,
-            );
         }
-        current = next;
         if !any_edit {
             break;
         }
@@ -241,22 +206,90 @@ pub fn rewrite_sources(
         }
     }
 
-    for (file_id, outcome) in outcomes.iter_mut().enumerate() {
-        if outcome.error.is_some() {
-            continue;
-        }
-        let original = &files[file_id];
-        let (_, errors) = source::parse(&current[file_id].text, original.edition);
-        if errors > original.syntax_errors {
-            outcome.error = Some(format!(
-                "left unchanged: the rewrite would not parse ({errors} syntax errors, {} before); a bug in burn-migrate, please report it",
-                original.syntax_errors
-            ));
-            continue;
-        }
-        outcome.migrated = current[file_id].text.clone();
-    }
+    outcomes
+        .par_iter_mut()
+        .zip(current.par_iter().zip(files.par_iter()))
+        .for_each(|(outcome, (current, original))| {
+            if outcome.error.is_some() {
+                return;
+            }
+            // `from_text` counted the rewritten text's syntax errors already.
+            let errors = current.syntax_errors;
+            if errors > original.syntax_errors {
+                outcome.error = Some(format!(
+                    "left unchanged: the rewrite would not parse ({errors} syntax errors, {} before); a bug in burn-migrate, please report it",
+                    original.syntax_errors
+                ));
+                return;
+            }
+            outcome.migrated = current.text.clone();
+        });
     Ok(outcomes)
+}
+
+/// One pass of the rules over one file: records the first pass's findings in `outcome` and
+/// returns the rewritten file, if the pass changed it.
+#[allow(clippy::too_many_arguments)]
+fn rewrite_file(
+    pass: usize,
+    index: &Index,
+    rules: &RuleSet,
+    migrated: bool,
+    file_id: usize,
+    file: &SourceFile,
+    outcome: &mut FileOutcome,
+) -> Result<Option<SourceFile>, Error> {
+    if outcome.error.is_some() {
+        return Ok(None);
+    }
+    let mut ctx = FileCtx::new(index, rules, file_id, file, migrated);
+    transforms::run_all(&mut ctx)?;
+    if pass == 0 {
+        outcome.device_choices = std::mem::take(&mut ctx.device_choices);
+    }
+    let changes = if pass == 0 {
+        crate::migrate::suppress::apply(ctx.changes, &mut outcome.suppressions)
+    } else {
+        // Later passes see rewritten text: suppressed sites keep their original form,
+        // so a rule that skipped them in the first pass finds them again; keep the
+        // first pass's decision by suppressing the same rules by comment again.
+        let mut again = crate::migrate::suppress::find(file);
+        crate::migrate::suppress::apply(ctx.changes, &mut again)
+    };
+    for change in &changes {
+        rules.rule(change.rule)?;
+    }
+    let changes = drop_moot_findings(changes, rules);
+    if pass == 0 {
+        outcome.changes = changes.clone();
+    }
+    let applicable: Vec<Change> = changes
+        .into_iter()
+        .filter(|c| is_applied(c, rules))
+        .collect();
+    let edits = match edit::normalize(applicable) {
+        Ok(edits) => edits,
+        Err(overlap) => {
+            outcome.error = Some(format!(
+                "left unchanged: {overlap} (a bug in burn-migrate; please report it)"
+            ));
+            return Ok(None);
+        }
+    };
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let text = edit::apply(&file.text, &edits);
+    if text == file.text {
+        return Ok(None);
+    }
+    Ok(Some(SourceFile::from_text(
+        file.path.clone(),
+        file.display.clone(),
+        text,
+        file.package,
+        file.edition,
+    )))
 }
 
 /// Findings that stay even inside removed text: what they report is lost with that text (the

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::{AstNode, Edition, SourceFile as AstFile, TextSize};
+use ra_ap_syntax::{AstNode, Edition, Parse, SourceFile as AstFile, TextSize};
 
 use crate::error::Error;
 
@@ -17,7 +17,9 @@ pub struct SourceFile {
     /// Index of the package (in `Workspace::packages`) that owns this file.
     pub package: usize,
     pub edition: Edition,
-    tree: AstFile,
+    /// The parse, not a syntax node: it is `Send + Sync`, so files are parsed, indexed and
+    /// rewritten on several threads; each `tree()` call makes a cheap root over it.
+    parse: Parse<AstFile>,
     /// Number of syntax errors the file had before any edit: a rewrite may not add any.
     pub syntax_errors: usize,
 }
@@ -52,15 +54,22 @@ impl SourceFile {
         package: usize,
         edition: Edition,
     ) -> Self {
-        let (_, syntax_errors) = parse(&text, edition);
-        let (tree, _) = parse(&open_expression_macros(&text, edition), edition);
+        let own = AstFile::parse(&text, edition);
+        let syntax_errors = own.errors().len();
+        // Most files differ once macros are opened, but a file without `println!` & co
+        // keeps its own parse instead of parsing the same text twice.
+        let opened = open_expression_macros(&own.tree(), &text);
+        let parse = match opened {
+            Some(opened) => AstFile::parse(&opened, edition),
+            None => own,
+        };
         SourceFile {
             path,
             display,
             text,
             package,
             edition,
-            tree,
+            parse,
             syntax_errors,
         }
     }
@@ -68,8 +77,8 @@ impl SourceFile {
     /// The syntax tree rules work on: the file's own, except that the arguments of std's
     /// expression macros (`println!(..)`, `assert_eq!(..)`, ...) are parsed as expressions
     /// (see `open_expression_macros`). Offsets match `text` byte for byte.
-    pub fn tree(&self) -> &AstFile {
-        &self.tree
+    pub fn tree(&self) -> AstFile {
+        self.parse.tree()
     }
 
     /// The original text of a range of the tree.
@@ -118,9 +127,10 @@ const EXPRESSION_MACROS: &[&str] = &[
 /// parser sees their arguments as a call's arguments and rules can rewrite code inside
 /// `println!` like anywhere else. One byte replaces one byte: every offset stays valid for the
 /// original text, and no rule edits the macro name itself.
-pub fn open_expression_macros(text: &str, edition: Edition) -> String {
-    let (tree, _) = parse(text, edition);
+/// `tree` is the parse of `text`; `None` when the file has no such macro.
+fn open_expression_macros(tree: &AstFile, text: &str) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
+    let mut opened = false;
     for call in tree.syntax().descendants().filter_map(ast::MacroCall::cast) {
         let Some(name) = call
             .path()
@@ -137,10 +147,11 @@ pub fn open_expression_macros(text: &str, edition: Edition) -> String {
         let delimited_by_parens = call.token_tree().and_then(|t| t.l_paren_token()).is_some();
         if delimited_by_parens {
             bytes[usize::from(bang.text_range().start())] = b'_';
+            opened = true;
         }
     }
     // Only an ASCII `!` became an ASCII `_`, so the bytes are still UTF-8.
-    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+    opened.then(|| String::from_utf8(bytes).ok()).flatten()
 }
 
 /// The `Edition` of a Cargo edition string; unknown or future editions parse as 2024.

@@ -53,6 +53,35 @@ fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String 
             .partition_point(|&s| s <= offset)
             .saturating_sub(1)
     };
+    // The edits' old line spans (first, last), by first line, with the largest `last` so far:
+    // each hunk looks only at the edits that can reach it, not at every edit of the file.
+    let mut spans: Vec<(usize, usize, &str)> = changes
+        .iter()
+        .filter(|c| c.replacement.is_some() && c.range != TextRange::default())
+        .map(|c| {
+            let first = line_of(c.range.start().into());
+            let last = line_of(
+                usize::from(c.range.end())
+                    .saturating_sub(1)
+                    .max(c.range.start().into()),
+            );
+            (first, last, c.rule.as_str())
+        })
+        .collect();
+    spans.sort_unstable();
+    let reach: Vec<usize> = spans
+        .iter()
+        .scan(0, |max, &(_, last, _)| {
+            *max = last.max(*max);
+            Some(*max)
+        })
+        .collect();
+    // Manifest changes carry no range: they name every hunk of their file.
+    let everywhere: BTreeSet<&str> = changes
+        .iter()
+        .filter(|c| c.replacement.is_some() && c.range == TextRange::default())
+        .map(|c| c.rule.as_str())
+        .collect();
     for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
         let old_lines = hunk
             .ops()
@@ -60,23 +89,17 @@ fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String 
             .map(|op| op.old_range())
             .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
             .unwrap_or(0..0);
-        // Manifest changes carry no range: they name every hunk of their file.
-        let rules: BTreeSet<&str> = changes
-            .iter()
-            .filter(|c| c.replacement.is_some())
-            .filter(|c| {
-                c.range == TextRange::default() || {
-                    let first = line_of(c.range.start().into());
-                    let last = line_of(
-                        usize::from(c.range.end())
-                            .saturating_sub(1)
-                            .max(c.range.start().into()),
-                    );
-                    first < old_lines.end.max(old_lines.start + 1) && last >= old_lines.start
-                }
-            })
-            .map(|c| c.rule.as_str())
-            .collect();
+        let end = old_lines.end.max(old_lines.start + 1);
+        let mut rules = everywhere.clone();
+        let before_end = spans.partition_point(|&(first, _, _)| first < end);
+        for i in (0..before_end).rev() {
+            if reach[i] < old_lines.start {
+                break;
+            }
+            if spans[i].1 >= old_lines.start {
+                rules.insert(spans[i].2);
+            }
+        }
         let rules: Vec<&str> = rules.into_iter().collect();
         out.push_str(&format!("{} {}\n", hunk.header(), rules.join(", ")));
         for change in hunk.iter_changes() {

@@ -16,11 +16,15 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let rules = ctx.rules;
+    // Dozens of data rules look at the same paths, imports and calls: walk the tree once.
+    let nodes = FileNodes::collect(&ctx.root());
     for (rule, data) in rules.data_rules() {
         match data {
-            DataRule::RenamePath { from, to } => rename_path(ctx, rule, from, to.as_deref()),
+            DataRule::RenamePath { from, to } => {
+                rename_path(ctx, &nodes, rule, from, to.as_deref())
+            }
             DataRule::RemovedItem { paths, message } => {
-                report_removed(ctx, rule, paths, message.as_deref())
+                report_removed(ctx, &nodes, rule, paths, message.as_deref())
             }
             DataRule::ReportCall {
                 method,
@@ -38,13 +42,13 @@ pub fn run(ctx: &mut FileCtx) {
                     to: None,
                     args: None,
                 };
-                report_calls(ctx, rule, &call, message);
+                report_calls(ctx, &nodes, rule, &call, message);
             }
             DataRule::ReportImplFn {
                 trait_name,
                 functions,
                 message,
-            } => report_impl_fns(ctx, rule, trait_name, functions, message),
+            } => report_impl_fns(ctx, &nodes, rule, trait_name, functions, message),
             DataRule::RewriteCall {
                 method,
                 function,
@@ -63,58 +67,99 @@ pub fn run(ctx: &mut FileCtx) {
                     to: to.as_deref(),
                     args: args.as_deref(),
                 };
-                rewrite_calls(ctx, rule, &call);
+                rewrite_calls(ctx, &nodes, rule, &call);
             }
         }
     }
 }
 
-/// Paths outside imports, not counting the qualifiers of longer paths.
-fn code_paths(root: &SyntaxNode) -> impl Iterator<Item = ast::Path> {
-    root.descendants()
-        .filter_map(ast::Path::cast)
-        .filter(|path| {
-            let in_use = path
-                .syntax()
-                .ancestors()
-                .any(|a| ast::Use::can_cast(a.kind()));
-            let is_qualifier = path
-                .syntax()
-                .parent()
-                .is_some_and(|p| ast::Path::can_cast(p.kind()));
-            !in_use && !is_qualifier
-        })
+/// What the data rules look at in one file, collected in one walk of its tree.
+struct FileNodes {
+    /// Paths outside imports, not counting the qualifiers of longer paths, with their
+    /// segment names.
+    code_paths: Vec<(ast::Path, Vec<String>)>,
+    /// Leaf imports (not lists, not globs) with their full path.
+    use_leaves: Vec<(ast::UseTree, Vec<String>)>,
+    /// Method calls and function calls.
+    calls: Vec<SyntaxNode>,
+    impls: Vec<ast::Impl>,
 }
 
-/// Local names the file imports from paths matching `pattern` (leaf imports, not aliased
-/// away), as (local name, imported path).
-fn imported_names(root: &SyntaxNode, pattern: &str) -> Vec<(String, Vec<String>)> {
-    root.descendants()
-        .filter_map(ast::UseTree::cast)
-        .filter(|t| t.use_tree_list().is_none() && t.star_token().is_none())
-        .filter_map(|t| {
-            let full = full_use_path(&t);
-            if !path_matches(&full, pattern) {
-                return None;
+impl FileNodes {
+    fn collect(root: &SyntaxNode) -> Self {
+        let mut nodes = FileNodes {
+            code_paths: Vec::new(),
+            use_leaves: Vec::new(),
+            calls: Vec::new(),
+            impls: Vec::new(),
+        };
+        // Preorder: an item's `use` is entered before the paths inside it and left after.
+        let mut use_depth = 0usize;
+        for event in root.preorder() {
+            let node = match event {
+                ra_ap_syntax::WalkEvent::Enter(node) => node,
+                ra_ap_syntax::WalkEvent::Leave(node) => {
+                    if ast::Use::can_cast(node.kind()) {
+                        use_depth -= 1;
+                    }
+                    continue;
+                }
+            };
+            let kind = node.kind();
+            if ast::Use::can_cast(kind) {
+                use_depth += 1;
+            } else if let Some(path) = ast::Path::cast(node.clone()) {
+                let is_qualifier = node.parent().is_some_and(|p| ast::Path::can_cast(p.kind()));
+                if use_depth == 0 && !is_qualifier {
+                    let names = segment_names(&path);
+                    nodes.code_paths.push((path, names));
+                }
+            } else if let Some(tree) = ast::UseTree::cast(node.clone()) {
+                if tree.use_tree_list().is_none() && tree.star_token().is_none() {
+                    let full = full_use_path(&tree);
+                    nodes.use_leaves.push((tree, full));
+                }
+            } else if ast::MethodCallExpr::can_cast(kind) || ast::CallExpr::can_cast(kind) {
+                nodes.calls.push(node);
+            } else if let Some(implementation) = ast::Impl::cast(node) {
+                nodes.impls.push(implementation);
             }
-            let local = t
+        }
+        nodes
+    }
+
+    /// Local names the file imports from paths matching `pattern` (leaf imports, not aliased
+    /// away), as (local name, imported path), each pair once.
+    fn imported_names(&self, pattern: &str) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for (tree, full) in &self.use_leaves {
+            if !path_matches(full, pattern) {
+                continue;
+            }
+            let Some(local) = tree
                 .rename()
                 .and_then(|r| r.name())
                 .map(|n| n.text().to_string())
-                .or_else(|| full.last().cloned())?;
-            Some((local, full))
-        })
-        .collect()
+                .or_else(|| full.last().cloned())
+            else {
+                continue;
+            };
+            // The same import in several inline modules names the same thing.
+            if !out.iter().any(|(l, f)| *l == local && f == full) {
+                out.push((local, full.clone()));
+            }
+        }
+        out
+    }
 }
 
-fn rename_path(ctx: &mut FileCtx, rule: RuleKey, from: &str, to: Option<&str>) {
+fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, to: Option<&str>) {
     let root = ctx.root();
     let Some(to) = to else { return };
     let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
     let from_last = from.rsplit("::").next().unwrap_or(from).to_string();
-    for path in code_paths(&root) {
-        let names = segment_names(&path);
-        if names.join("::") == from {
+    for (path, names) in &nodes.code_paths {
+        if names.iter().map(String::as_str).eq(from.split("::")) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
                 to,
@@ -125,7 +170,8 @@ fn rename_path(ctx: &mut FileCtx, rule: RuleKey, from: &str, to: Option<&str>) {
     }
     // `use a::Old;` becomes `use a::New;` (in `imports`), so bare uses of `Old` follow.
     if from_last != to_last
-        && imported_names(&root, from)
+        && nodes
+            .imported_names(from)
             .iter()
             .any(|(local, _)| *local == from_last)
     {
@@ -155,23 +201,27 @@ fn rename_path(ctx: &mut FileCtx, rule: RuleKey, from: &str, to: Option<&str>) {
     }
 }
 
-fn report_removed(ctx: &mut FileCtx, rule: RuleKey, patterns: &[String], message: Option<&str>) {
+fn report_removed(
+    ctx: &mut FileCtx,
+    nodes: &FileNodes,
+    rule: RuleKey,
+    patterns: &[String],
+    message: Option<&str>,
+) {
     let say = |what: &str| {
         message
             .map(str::to_string)
             .unwrap_or_else(|| format!("`{what}` was removed in Burn 0.22"))
     };
-    let root = ctx.root();
     for pattern in patterns {
-        for path in code_paths(&root) {
-            if path_matches(&segment_names(&path), pattern) {
+        for (path, names) in &nodes.code_paths {
+            if path_matches(names, pattern) {
                 let text = say(&path.syntax().text().to_string());
                 ctx.push(Change::manual(path.syntax().text_range(), rule, text));
             }
         }
-        for (local, full) in imported_names(&root, pattern) {
-            for path in code_paths(&root) {
-                let names = segment_names(&path);
+        for (local, full) in nodes.imported_names(pattern) {
+            for (path, names) in &nodes.code_paths {
                 if names.first() == Some(&local) {
                     let text = say(&full.join("::"));
                     ctx.push(Change::manual(path.syntax().text_range(), rule, text));
@@ -193,11 +243,11 @@ struct CallPattern<'a> {
 
 /// Calls matching a pattern: (range of the called name, argument list).
 fn matching_calls(
-    root: &SyntaxNode,
+    nodes: &FileNodes,
     pattern: &CallPattern,
 ) -> Vec<(ra_ap_syntax::TextRange, ast::ArgList)> {
     let mut out = Vec::new();
-    for node in root.descendants() {
+    for node in &nodes.calls {
         let (name_range, arg_list) = if let Some(call) = ast::MethodCallExpr::cast(node.clone()) {
             let Some(method) = pattern.method else {
                 continue;
@@ -284,8 +334,14 @@ fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
     }
 }
 
-fn report_calls(ctx: &mut FileCtx, rule: RuleKey, pattern: &CallPattern, message: &str) {
-    for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
+fn report_calls(
+    ctx: &mut FileCtx,
+    nodes: &FileNodes,
+    rule: RuleKey,
+    pattern: &CallPattern,
+    message: &str,
+) {
+    for (name_range, arg_list) in matching_calls(nodes, pattern) {
         let range = name_range.cover(arg_list.syntax().text_range());
         ctx.push(Change::manual(range, rule, message));
     }
@@ -294,12 +350,13 @@ fn report_calls(ctx: &mut FileCtx, rule: RuleKey, pattern: &CallPattern, message
 /// Reports the definitions of `functions` inside `impl <trait_name> for ..` blocks.
 fn report_impl_fns(
     ctx: &mut FileCtx,
+    nodes: &FileNodes,
     rule: RuleKey,
     trait_name: &str,
     functions: &[String],
     message: &str,
 ) {
-    for implementation in ctx.root().descendants().filter_map(ast::Impl::cast) {
+    for implementation in &nodes.impls {
         let implements_trait = match implementation.trait_() {
             Some(ast::Type::PathType(path_type)) => path_type
                 .path()
@@ -334,9 +391,9 @@ fn report_impl_fns(
     }
 }
 
-fn rewrite_calls(ctx: &mut FileCtx, rule: RuleKey, pattern: &CallPattern) {
+fn rewrite_calls(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, pattern: &CallPattern) {
     let called = pattern.method.or(pattern.function).unwrap_or_default();
-    for (name_range, arg_list) in matching_calls(&ctx.root(), pattern) {
+    for (name_range, arg_list) in matching_calls(nodes, pattern) {
         if let Some(to) = pattern.to {
             ctx.push(Change::edit(
                 name_range,

@@ -224,6 +224,8 @@ pub struct FileCtx<'a> {
     pub needed_imports: BTreeSet<&'static str>,
     pub device_choices: Vec<DeviceChoice>,
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
+    /// The file's syntax tree, rooted once for every transform (a root is per thread).
+    root: SyntaxNode,
 }
 
 impl<'a> FileCtx<'a> {
@@ -244,11 +246,12 @@ impl<'a> FileCtx<'a> {
             needed_imports: BTreeSet::new(),
             device_choices: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
+            root: file.tree().syntax().clone(),
         }
     }
 
     pub fn root(&self) -> SyntaxNode {
-        self.file.tree().syntax().clone()
+        self.root.clone()
     }
 
     pub fn push(&mut self, change: Change) {

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Times burn-migrate (release build) against ast-grep on generated Burn 0.21 workspaces of
+# 1/4, 1/2 and the full size (`xtask` gen-workspace, seeded), plus one 10 MB file, and prints a
+# Markdown table: median of 3 runs, wall and CPU seconds, peak memory (`/usr/bin/time`).
+#
+#   scripts/bench-speed.sh [WORK_DIR]      (default: /tmp/burn-migrate-bench)
+#
+# ast-grep: `AST_GREP=/path/to/ast-grep` or `ast-grep` on PATH (`npm i -g @ast-grep/cli`).
+# Its patterns (ten 0.21 idioms) are in scripts/ast-grep/. `RUNS=5` changes the run count,
+# `LINES=320000` the full size, `SIZES="quarter half"` which trees to time. Nothing outside
+# WORK_DIR is written.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-/tmp/burn-migrate-bench}
+runs=${RUNS:-3}
+full=${LINES:-320000}
+ast_grep=${AST_GREP:-ast-grep}
+command -v "$ast_grep" >/dev/null || { echo "ast-grep not found: set AST_GREP or npm i -g @ast-grep/cli" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed for peak memory" >&2; exit 2; }
+
+cargo build --release --quiet --manifest-path "$repo/Cargo.toml" -p burn-migrate -p xtask
+tool="$repo/target/release/burn-migrate"
+gen="$repo/target/release/gen-workspace"
+
+rm -rf "$work"
+mkdir -p "$work"
+"$gen" "$work/quarter" --lines $((full / 4))
+"$gen" "$work/half" --lines $((full / 2))
+"$gen" "$work/full" --lines "$full"
+"$gen" "$work/huge" --huge-mb 10
+
+# Runs "$@" `runs` times (with `prepare` before each when set); prints the median
+# "wall cpu peak_mb" line. Exit status 1 is burn-migrate's "findings" answer, not a failure.
+measure() {
+    local samples=()
+    for _ in $(seq "$runs"); do
+        [ -n "${prepare:-}" ] && eval "$prepare"
+        local status=0
+        /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || status=$?
+        if [ "$status" -gt 1 ]; then
+            echo "failed ($status): $*" >&2
+            cat "$work/stderr.txt" >&2
+            exit 1
+        fi
+        # The last line: GNU time puts "Command exited with non-zero status 1" before it.
+        samples+=("$(tail -n 1 "$work/time.txt" | awk '{printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024}')")
+    done
+    printf '%s\n' "${samples[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
+}
+
+lines_of() { find "$1" -name '*.rs' -exec cat {} + | wc -l; }
+mb_of() { find "$1" -name '*.rs' -exec cat {} + | wc -c | awk '{printf "%.1f", $1 / 1e6}'; }
+
+echo "load before: $(uptime)"
+echo
+echo "| tree | lines | MB | command | wall s | CPU s | peak MB |"
+echo "|---|---:|---:|---|---:|---:|---:|"
+for size in ${SIZES:-quarter half full huge}; do
+    dir="$work/$size"
+    lines=$(lines_of "$dir")
+    mb=$(mb_of "$dir")
+    row() { echo "| $size | $lines | $mb | $1 | $(echo "$2" | awk '{print $1 " | " $2 " | " $3}') |"; }
+    prepare=""
+    row "burn-migrate --check" "$(measure "$tool" --check "$dir")"
+    row "ast-grep scan (10 rules)" "$(measure "$ast_grep" scan -c "$repo/scripts/ast-grep/sgconfig.yml" "$dir")"
+    if [ "$size" = huge ]; then
+        row "burn-migrate --diff" "$(measure "$tool" --diff "$dir")"
+    fi
+    prepare="rm -rf '$work/copy'; cp -r '$dir' '$work/copy'"
+    row "burn-migrate --apply (on a copy)" "$(measure "$tool" --apply --allow-dirty "$work/copy")"
+    prepare=""
+done
+echo
+echo "load after: $(uptime)"
+echo "machine: $(nproc) cores; $("$tool" --version 2>/dev/null || true); $("$ast_grep" --version)"
