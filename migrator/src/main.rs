@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use burn_migrate::migrate::{self, Options};
+use burn_migrate::migrate::{self, records, Options};
 use burn_migrate::report::{book, emit, progress};
 use burn_migrate::rules::{BackendPolicy, CpuTarget, RuleSet};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -125,6 +125,9 @@ enum Command {
         #[arg(long)]
         release: bool,
     },
+    /// Burn 0.21 record files (`.mpk`, `.mpk.gz`, `.json`, `.json.gz`).
+    #[command(subcommand)]
+    Records(RecordsCommand),
     /// Regenerate the migration guide's rule pages from the rule files.
     Book {
         /// Only check that the generated pages are up to date; exit 1 if not.
@@ -133,6 +136,23 @@ enum Command {
         /// The mdBook directory (with book.toml).
         #[arg(long, default_value = "book")]
         dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum RecordsCommand {
+    /// Convert a 0.21 record file to one Burn 0.22 loads (burnpack by default).
+    Convert {
+        /// The record file a 0.21 recorder wrote.
+        input: PathBuf,
+        /// Where to write (default: beside the input, `model.mpk` -> `model.bpk`).
+        output: Option<PathBuf>,
+        /// The format to write.
+        #[arg(long, value_enum, default_value_t)]
+        to: records::Target,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -193,6 +213,20 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Explain { id }) => explain(&rules, id),
+        Some(Command::Records(RecordsCommand::Convert {
+            input,
+            output,
+            to,
+            force,
+        })) => {
+            let options = records::ConvertOptions {
+                target: *to,
+                force: *force,
+            };
+            let converted = records::convert(input, output.as_deref(), &options)?;
+            eprintln!("{}", converted.summary());
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Book { check, dir }) => regenerate_book(&rules, dir, *check),
         Some(Command::Probe { devices }) => {
             let cache = burn_migrate::prove::verify::default_cache();

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
+pub mod records;
 pub mod source;
 pub mod suppress;
 pub mod transforms;
