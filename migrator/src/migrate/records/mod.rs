@@ -399,10 +399,13 @@ fn detect(path: &Path) -> Result<SourceFormat, RecordError> {
     if gzip {
         start.clear();
         let file = File::open(path).map_err(read_error)?;
-        // A damaged stream is reported where the full read meets it, with its offset.
-        let _ = flate2::read::GzDecoder::new(file)
+        let decoded = flate2::read::GzDecoder::new(file)
             .take(32)
             .read_to_end(&mut start);
+        if let (Err(error), true) = (decoded, start.is_empty()) {
+            let fault = Fault::from_read(error, "the gzip header", 0);
+            return Err(fault.into_error(path.to_path_buf(), false, Inside(None), PathBuf::new()));
+        }
     }
     let file = path.to_path_buf();
     let first = start.iter().copied().find(|b| !b" \t\r\n".contains(b));

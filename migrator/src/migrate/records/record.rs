@@ -65,6 +65,13 @@ pub(super) fn contents(root: Value) -> Result<Contents, Fault> {
     };
     let mut path = Vec::new();
     collect(item, &mut path, &mut contents)?;
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = contents.tensors.iter().find(|t| !seen.insert(&t.path)) {
+        return Err(Fault::corrupt(
+            format!("two tensors have the path `{}`", twice.path),
+            0,
+        ));
+    }
     Ok(contents)
 }
 
