@@ -98,6 +98,7 @@ pub fn uses(root: &SyntaxNode) -> Vec<RecordFileUse> {
             continue;
         };
         let Ok(value) = literal.value() else { continue };
+        let recorder_text = binding_of(call.syntax(), &recorder_text).unwrap_or(recorder_text);
         let recorder = RECORDERS
             .iter()
             .find(|(name, _)| recorder_text.contains(name))
@@ -114,6 +115,24 @@ pub fn uses(root: &SyntaxNode) -> Vec<RecordFileUse> {
         });
     }
     found
+}
+
+/// The text of the `let` that binds `expr` (`recorder`, `&recorder`) in the enclosing
+/// function, when it is a plain name bound there: `let recorder = CompactRecorder::new();`.
+fn binding_of(call: &SyntaxNode, expr: &str) -> Option<String> {
+    let name = expr.trim_start_matches('&').trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let function = call.ancestors().find_map(ast::Fn::cast)?;
+    function
+        .syntax()
+        .descendants()
+        .filter_map(ast::LetStmt::cast)
+        .filter(|binding| binding.syntax().text_range().end() <= call.text_range().start())
+        .filter(|binding| binding.pat().is_some_and(|p| p.syntax().text() == name))
+        .last()
+        .map(|binding| binding.syntax().text().to_string())
 }
 
 fn extension_of(recorder: &str) -> &'static str {
@@ -217,6 +236,22 @@ mod tests {
                     "out/m.mpk.gz".into()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn a_recorder_bound_by_let_is_followed_to_its_type() {
+        let code = r#"fn f() {
+            let recorder = NamedMpkGzFileRecorder::<HalfPrecisionSettings>::new();
+            model.save_file("model", &recorder).unwrap();
+        }"#;
+        assert_eq!(
+            found(code),
+            vec![(
+                "model".into(),
+                Some("NamedMpkGzFileRecorder"),
+                "model.mpk.gz".into()
+            )]
         );
     }
 
