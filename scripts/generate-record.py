@@ -4,8 +4,12 @@ rmp_serde::encode::write_named writes `BurnRecord { metadata, item, _b }` for a 
 `{ layers: Vec<Linear { weight: Param<Tensor<2>>, bias: Option<Param<Tensor<1>>> }> }`
 (1024x1024 f32 weights), to measure `burn-migrate records convert` on large files.
 
-usage: scripts/generate-record.py SIZE_MB OUT [--gzip]
+usage: scripts/generate-record.py SIZE_MB OUT [--gzip] [--json]
+
+--json writes the same record as PrettyJsonFileRecorder does (serde_json, bytes as arrays of
+numbers, one per line), about five times the size of its tensor data.
 """
+import json
 import gzip
 import struct
 import sys
@@ -67,11 +71,39 @@ def write_param(out, ident, shape, block):
     write_str(out, "F32")
 
 
+def write_json(out, layers, block):
+    def param(ident, shape):
+        size = 4
+        for dim in shape:
+            size *= dim
+        data = (block * (size // len(block) + 1))[:size]
+        numbers = ",\n          ".join(str(b) for b in data)
+        return (
+            '{\n      "id": "%s",\n      "param": {\n        "bytes": [\n          %s\n        ],'
+            '\n        "shape": %s,\n        "dtype": "F32"\n      }\n    }'
+            % (param_id(ident), numbers, json.dumps(shape))
+        )
+
+    out.write(b'{\n  "metadata": {"float": "f32", "int": "i32", "format": "PrettyJsonFileRecorder",'
+              b' "version": "0.21.0", "settings": "FullPrecisionSettings"},\n  "item": {"layers": [')
+    for layer in range(layers):
+        if layer:
+            out.write(b",")
+        weight = param(2 * layer + 1, [DIM, DIM])
+        bias = param(2 * layer + 2, [DIM])
+        out.write(('{"weight": %s, "bias": %s}' % (weight, bias)).encode())
+    out.write(b']},\n  "_b": null\n}')
+
+
 def main():
     size_mb, path = int(sys.argv[1]), sys.argv[2]
     layers = max(1, size_mb * 1024 * 1024 // (4 * DIM * DIM))
     opener = gzip.open if "--gzip" in sys.argv else open
     block = bytes(range(256)) * 4096
+    if "--json" in sys.argv:
+        with opener(path, "wb") as out:
+            write_json(out, layers, block)
+        return
     with opener(path, "wb") as out:
         write_map(out, 3)
         write_str(out, "metadata")
