@@ -70,6 +70,37 @@ impl Input {
         Ok(())
     }
 
+    /// Consumes bytes while `keep` holds, handing each to `each`; stops before the first
+    /// other byte, or at the end of the data. Works on the buffer, not byte by byte.
+    pub(super) fn take_while(
+        &mut self,
+        what: &str,
+        keep: impl Fn(u8) -> bool,
+        mut each: impl FnMut(u8),
+    ) -> Result<(), Fault> {
+        loop {
+            let offset = self.offset;
+            let buffer = self
+                .reader
+                .fill_buf()
+                .map_err(|e| Fault::from_read(e, what, offset))?;
+            if buffer.is_empty() {
+                return Ok(());
+            }
+            let taken = buffer
+                .iter()
+                .position(|&b| !keep(b))
+                .unwrap_or(buffer.len());
+            buffer[..taken].iter().for_each(|&b| each(b));
+            let stopped = taken < buffer.len();
+            self.reader.consume(taken);
+            self.offset += taken as u64;
+            if stopped {
+                return Ok(());
+            }
+        }
+    }
+
     /// Passes the next `len` bytes to `sink` piece by piece, never holding them all.
     pub(super) fn stream(
         &mut self,

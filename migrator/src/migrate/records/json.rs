@@ -12,6 +12,8 @@ use super::tree::{Decoder, Token};
 pub(super) struct Json {
     pub(super) input: Input,
     frames: Vec<Frame>,
+    /// The text of the number being read (reused: tensor bytes are one number each).
+    number: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,17 +32,14 @@ impl Json {
         Self {
             input,
             frames: Vec::new(),
+            number: String::new(),
         }
     }
 
     fn skip_whitespace(&mut self) -> Result<Option<u8>, Fault> {
-        while let Some(byte) = self.input.peek("a JSON value")? {
-            if !matches!(byte, b' ' | b'\n' | b'\r' | b'\t') {
-                return Ok(Some(byte));
-            }
-            self.input.byte("whitespace")?;
-        }
-        Ok(None)
+        let whitespace = |b: u8| matches!(b, b' ' | b'\n' | b'\r' | b'\t');
+        self.input.take_while("whitespace", whitespace, |_| {})?;
+        self.input.peek("a JSON value")
     }
 
     /// The next non-whitespace byte, consumed.
@@ -114,13 +113,12 @@ impl Json {
     }
 
     fn number(&mut self, first: u8, offset: u64) -> Result<Token, Fault> {
-        let mut text = String::from(char::from(first));
-        while let Some(byte) = self.input.peek("a number")? {
-            if !matches!(byte, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
-                break;
-            }
-            text.push(char::from(self.input.byte("a number")?));
-        }
+        let Json { input, number, .. } = self;
+        number.clear();
+        number.push(char::from(first));
+        let numeric = |b: u8| matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-');
+        input.take_while("a number", numeric, |b| number.push(char::from(b)))?;
+        let text = number.as_str();
         if let Ok(int) = text.parse::<i128>() {
             return Ok(Token::Int(int));
         }
