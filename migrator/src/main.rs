@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
+use burn_migrate::migrate::records;
 use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::verify::{self, VerifyOptions};
 use burn_migrate::prove::{bench, framework, probe};
@@ -133,6 +134,26 @@ enum Command {
         /// The mdBook directory (with book.toml).
         #[arg(long, default_value = "book")]
         dir: PathBuf,
+    },
+    /// Burn 0.21 record files (`.mpk`, `.mpk.gz`, `.json`, `.json.gz`).
+    #[command(subcommand)]
+    Records(RecordsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum RecordsCommand {
+    /// Convert a 0.21 record file to one Burn 0.22 loads (burnpack by default).
+    Convert {
+        /// The record file a 0.21 recorder wrote.
+        input: PathBuf,
+        /// Where to write (default: beside the input, `model.mpk` -> `model.bpk`).
+        output: Option<PathBuf>,
+        /// The format to write.
+        #[arg(long, value_enum, default_value_t)]
+        to: records::Target,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -279,6 +300,20 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 report::verify::comparison(difference.as_deref(), tolerance)
             );
             Ok(exit_code(difference.is_none()))
+        }
+        Some(Command::Records(RecordsCommand::Convert {
+            input,
+            output,
+            to,
+            force,
+        })) => {
+            let options = records::ConvertOptions {
+                target: *to,
+                force: *force,
+            };
+            let converted = records::convert(input, output.as_deref(), &options)?;
+            eprintln!("{}", converted.summary());
+            Ok(ExitCode::SUCCESS)
         }
         None => {
             let mode = report::migrate::Mode {

@@ -171,7 +171,10 @@ pub mod b {
 }
 ";
     let (_, manual) = port(text);
-    let reports = manual.iter().filter(|r| **r == RuleId::DatasetResults).count();
+    let reports = manual
+        .iter()
+        .filter(|r| **r == RuleId::DatasetResults)
+        .count();
     // Each import and each `impl Dataset<u8>` once, not each impl once per import.
     assert_eq!(reports, 4, "{manual:?}");
 }

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
+pub mod records;
 pub mod source;
 pub mod suppress;
 pub mod transforms;
@@ -292,9 +293,10 @@ fn rewrite_file(
     )))
 }
 
-/// Findings that stay even inside removed text: what they report is lost with that text (the
-/// `f64` of a deleted `type B = NdArray<f64>;`), so the person has to hear it.
-const STICKY_FINDINGS: &[RuleId] = &[RuleId::BackendElementGenerics];
+/// Findings that stay even inside rewritten text: what they report is lost with that text (the
+/// `f64` of a deleted `type B = NdArray<f64>;`), or outlives it (the record file a rewritten
+/// `save_file(path, recorder)` call still names), so the person has to hear it.
+const STICKY_FINDINGS: &[RuleId] = &[RuleId::BackendElementGenerics, RuleId::RecordFileFormat];
 
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.

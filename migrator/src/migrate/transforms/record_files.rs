@@ -1,5 +1,7 @@
-//! String literals naming 0.21 record files (`.mpk`, `.mpk.gz`, `.bin`, `.json.gz`) are
-//! reported: Burn 0.22 reads and writes burnpack files only, and cannot load old records.
+//! Record files the code loads or saves (literal paths passed to recorders, `save_file` and
+//! `load_file`), and other string literals naming 0.21 record files (`.mpk`, `.mpk.gz`,
+//! `.bin.gz`, `.json.gz`), are reported with the command that converts them: Burn 0.22 reads
+//! burnpack, SafeTensors and PyTorch files, not 0.21's records.
 
 use ra_ap_syntax::{ast, AstToken};
 
@@ -14,11 +16,24 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let root = ctx.root();
+    // Paths passed to recorders and `save_file`/`load_file`: the finding names the file on
+    // disk (the recorder adds its extension) and the command that converts it.
+    let uses = crate::migrate::records::usage::uses(&root);
+    for found in &uses {
+        ctx.push(Change::manual(
+            found.range,
+            RuleId::RecordFileFormat,
+            found.message(),
+        ));
+    }
     for token in root
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
         .filter_map(ast::String::cast)
     {
+        if uses.iter().any(|u| u.range == token.syntax().text_range()) {
+            continue;
+        }
         let Ok(value) = token.value() else { continue };
         if OLD_EXTENSIONS.iter().any(|ext| value.ends_with(ext)) {
             ctx.push(Change::manual(
