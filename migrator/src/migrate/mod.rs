@@ -6,6 +6,7 @@
 //! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock).
 
 pub mod discover;
+pub mod feature_refs;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
