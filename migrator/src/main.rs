@@ -497,19 +497,7 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
         let manifests_changed = report.manifests.iter().any(|m| m.migrated != m.original);
         if manifests_changed {
             match burn_migrate::migrate::lockfile::update(&report.root, &report.direct_dependencies) {
-                Ok(Some(update)) => {
-                    eprintln!(
-                        "Cargo.lock kept; `cargo update -p burn` moved {} Burn crate(s) and {} of their dependencies",
-                        update.burn.len(),
-                        update.transitive
-                    );
-                    if !update.others.is_empty() {
-                        eprintln!("these dependencies of yours had to move with Burn:");
-                        for line in &update.others {
-                            eprintln!("  {line}");
-                        }
-                    }
-                }
+                Ok(Some(update)) => eprint!("{}", emit::lockfile_summary(&update)),
                 Ok(None) => {}
                 Err(error) => eprintln!(
                     "warning: Cargo.lock not updated ({error}); run `cargo update -p burn` before building"
@@ -519,6 +507,9 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
     }
     if cli.apply || cli.diff {
         print!("{}", emit::diff(&report));
+    }
+    if cli.diff && !cli.apply {
+        eprint!("{}", emit::lockfile_plan(&report).unwrap_or_default());
     }
     if cli.format == Format::Human {
         if let Some(table) = emit::device_table(&report) {

@@ -30,6 +30,8 @@ pub struct Workspace {
     pub files: Vec<SourceFile>,
     /// Module declarations whose file could not be found, as (declaring file, module name).
     pub missing_modules: Vec<(String, String)>,
+    /// Set when the workspace's pinned toolchain could not run cargo and another was used.
+    pub toolchain_note: Option<String>,
 }
 
 impl Workspace {
@@ -85,14 +87,44 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
     })?;
     let manifest = find_manifest(&path)?;
     // `--no-deps`: nothing is resolved or downloaded, so discovery is fast and works offline.
-    let metadata = MetadataCommand::new()
-        .manifest_path(&manifest)
-        .no_deps()
-        .exec()
-        .map_err(|e| Error::Metadata {
-            manifest: manifest.clone(),
-            message: e.to_string(),
-        })?;
+    let read = |toolchain: Option<&str>| {
+        let mut command = MetadataCommand::new();
+        command.manifest_path(&manifest).no_deps();
+        if let Some(toolchain) = toolchain {
+            command.env("RUSTUP_TOOLCHAIN", toolchain);
+        }
+        command.exec()
+    };
+    let mut toolchain_note = None;
+    let metadata = match read(None) {
+        Ok(metadata) => metadata,
+        Err(first) => {
+            // A `rust-toolchain` pin to a Rust that is not installed (often one below what
+            // Burn 0.22 needs, which the port raises) stops rustup's cargo before it reads
+            // anything: read the workspace with the toolchain we run under instead.
+            let pinned = manifest.parent().and_then(crate::util::toolchain::pin_file);
+            let fallback = pinned
+                .as_ref()
+                .and_then(|_| crate::util::toolchain::running());
+            let retried = fallback.as_deref().and_then(|t| read(Some(t)).ok());
+            match (retried, pinned, fallback) {
+                (Some(metadata), Some(pin), Some(toolchain)) => {
+                    toolchain_note = Some(format!(
+                        "{} pins a toolchain cargo could not run ({}); read the workspace with {toolchain}, the toolchain burn-migrate runs under",
+                        pin.display(),
+                        first.to_string().lines().next().unwrap_or_default().trim()
+                    ));
+                    metadata
+                }
+                _ => {
+                    return Err(Error::Metadata {
+                        manifest: manifest.clone(),
+                        message: first.to_string(),
+                    })
+                }
+            }
+        }
+    };
     let root: PathBuf = metadata.workspace_root.clone().into();
 
     let mut workspace = Workspace {
@@ -101,6 +133,7 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
         packages: Vec::new(),
         files: Vec::new(),
         missing_modules: Vec::new(),
+        toolchain_note,
     };
     let mut seen = BTreeSet::new();
     let mut packages: Vec<_> = metadata.workspace_packages();

@@ -113,7 +113,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, St
         let burn_optional = dependency_tables(root)
             .iter()
             .filter_map(|t| t.get("burn"))
-            .any(|burn| is_optional(burn));
+            .any(is_optional);
         let table = root
             .entry("features")
             .or_insert_with(|| Item::Table(Table::new()));

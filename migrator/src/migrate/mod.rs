@@ -143,6 +143,9 @@ pub fn run(path: &Path, rules: &RuleSet, options: &Options) -> Result<Report, Er
         manifests: Vec::new(),
         notes: Vec::new(),
     };
+    report
+        .notes
+        .extend(workspace.toolchain_note.iter().cloned());
     for (file, module) in &workspace.missing_modules {
         report.notes.push(format!(
             "{file}: module `{module}` has no file (skipped; is it generated at build time?)"

@@ -4,6 +4,8 @@
 //! code implements (`transform = "..."`) still have a file; data tables that transforms read
 //! (the backend-to-device mapping, the Cargo feature map) live in the rule file that owns them.
 
+pub mod framework;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
