@@ -508,6 +508,12 @@ fn migrate_project(cli: &Cli, rules: &RuleSet) -> anyhow::Result<ExitCode> {
     if cli.apply || cli.diff {
         print!("{}", emit::diff(&report));
     }
+    if !cli.check && cli.format == Format::Human {
+        // `--check` prints them with the diagnostics.
+        for note in &report.notes {
+            eprintln!("note: {note}");
+        }
+    }
     if cli.diff && !cli.apply {
         eprint!("{}", emit::lockfile_plan(&report).unwrap_or_default());
     }

@@ -103,6 +103,7 @@ fn every_rule_has_an_example_and_every_emitted_rule_has_a_file() {
         &manifest::RULE_BACKEND_CRATES,
         &manifest::RULE_RUST_VERSION,
         &manifest::RULE_DEVICE_FEATURES,
+        &burn_migrate::migrate::old_burn_deps::RULE_DEPENDENCY_ON_OLD_BURN,
     ];
     for id in RULE_IDS.iter().chain(manifest_rules) {
         assert!(

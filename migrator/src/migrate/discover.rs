@@ -19,6 +19,8 @@ pub struct Package {
     pub uses_burn: bool,
     /// Names of the package's direct dependencies.
     pub dependencies: Vec<String>,
+    /// Direct dependencies on a local path, as (dependency key, directory).
+    pub path_dependencies: Vec<(String, PathBuf)>,
 }
 
 #[derive(Debug)]
@@ -90,6 +92,11 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
     let read = |toolchain: Option<&str>| {
         let mut command = MetadataCommand::new();
         command.manifest_path(&manifest).no_deps();
+        // rustup picks the toolchain from the directory cargo runs in: the project's, as
+        // for its builds.
+        if let Some(dir) = manifest.parent() {
+            command.current_dir(dir);
+        }
         if let Some(toolchain) = toolchain {
             command.env("RUSTUP_TOOLCHAIN", toolchain);
         }
@@ -155,6 +162,14 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
                 .dependencies
                 .iter()
                 .map(|d| d.name.to_string())
+                .collect(),
+            path_dependencies: package
+                .dependencies
+                .iter()
+                .filter_map(|d| {
+                    let key = d.rename.as_deref().unwrap_or(&d.name).to_string();
+                    Some((key, d.path.clone()?.into()))
+                })
                 .collect(),
         });
         if !uses_burn {

@@ -58,11 +58,12 @@ pub struct FeatureRules<'a> {
     pub code_uses: &'a dyn Fn(&str) -> bool,
 }
 
-/// Migrates one manifest's text. Errors are TOML parse errors, as text for the report.
+/// Migrates one manifest's text. Errors (not TOML; a rewrite cargo would reject) are text
+/// for the report.
 pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, String> {
     let mut doc: DocumentMut = text
         .parse()
-        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+        .map_err(|e: toml_edit::TomlError| format!("not valid TOML: {e}"))?;
     let mut changes = Vec::new();
     let mut folded = Vec::new();
     let root = doc.as_table_mut();

@@ -142,7 +142,7 @@ pub fn diagnostics(
         }
         if let Some(error) = &manifest.error {
             let diagnostic = Diagnostic::error()
-                .with_message(format!("{} is not valid TOML: {error}", manifest.display))
+                .with_message(format!("{}: {error}", manifest.display))
                 .with_code("manifest");
             emit_one(writer, &config, &files, &diagnostic)?;
         }
