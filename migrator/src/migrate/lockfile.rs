@@ -133,6 +133,13 @@ pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdat
     let mut update = LockUpdate::default();
     let pinned = crate::rules::framework::BURN_0_22_LOCK;
     for (name, old, new) in behind_pinned(&read()?, pinned) {
+        // An earlier `--precise` may have moved this one along with its own package.
+        let still_locked = versions(&read()?)
+            .get(&name)
+            .is_some_and(|v| v.contains(&old));
+        if !still_locked {
+            continue;
+        }
         let spec = format!("{name}@{old}");
         let output = cargo(root, &["update", "--quiet", "-p", &spec, "--precise", &new])?;
         if output.status.success() {
