@@ -337,3 +337,49 @@ fn suppressions_skip_sites_and_unused_ones_are_reported() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_pin_to_a_toolchain_that_is_not_installed_is_read_with_ours_and_raised() {
+    let project = repo_root().join("testdata/projects/toolchain-pin/before");
+    // Through rustup's `cargo` proxy, as a user runs it (not the toolchain's own cargo,
+    // which `cargo test` passes in `$CARGO` and which ignores pins).
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(proxy) = cargo_home
+        .map(|h| h.join("bin/cargo"))
+        .filter(|p| p.is_file())
+    else {
+        eprintln!("skipped: no rustup cargo proxy");
+        return;
+    };
+    let rustup_has = |toolchain: &str| {
+        Command::new("rustup")
+            .args(["run", toolchain, "rustc", "--version"])
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !rustup_has("stable") || rustup_has("1.94.1") {
+        eprintln!("skipped: needs rustup without toolchain 1.94.1");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .arg("--check")
+        .arg(&project)
+        .env("CARGO", &proxy)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env("RUSTUP_AUTO_INSTALL", "0")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("pins a toolchain cargo could not run"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the toolchain file pinned 1.94.1"),
+        "{stderr}"
+    );
+}

@@ -19,6 +19,8 @@ pub struct Package {
     pub uses_burn: bool,
     /// Names of the package's direct dependencies.
     pub dependencies: Vec<String>,
+    /// Direct dependencies on a local path, as (dependency key, directory).
+    pub path_dependencies: Vec<(String, PathBuf)>,
 }
 
 #[derive(Debug)]
@@ -30,6 +32,8 @@ pub struct Workspace {
     pub files: Vec<SourceFile>,
     /// Module declarations whose file could not be found, as (declaring file, module name).
     pub missing_modules: Vec<(String, String)>,
+    /// Set when the workspace's pinned toolchain could not run cargo and another was used.
+    pub toolchain_note: Option<String>,
 }
 
 impl Workspace {
@@ -85,14 +89,49 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
     })?;
     let manifest = find_manifest(&path)?;
     // `--no-deps`: nothing is resolved or downloaded, so discovery is fast and works offline.
-    let metadata = MetadataCommand::new()
-        .manifest_path(&manifest)
-        .no_deps()
-        .exec()
-        .map_err(|e| Error::Metadata {
-            manifest: manifest.clone(),
-            message: e.to_string(),
-        })?;
+    let read = |toolchain: Option<&str>| {
+        let mut command = MetadataCommand::new();
+        command.manifest_path(&manifest).no_deps();
+        // rustup picks the toolchain from the directory cargo runs in: the project's, as
+        // for its builds.
+        if let Some(dir) = manifest.parent() {
+            command.current_dir(dir);
+        }
+        if let Some(toolchain) = toolchain {
+            command.env("RUSTUP_TOOLCHAIN", toolchain);
+        }
+        command.exec()
+    };
+    let mut toolchain_note = None;
+    let metadata = match read(None) {
+        Ok(metadata) => metadata,
+        Err(first) => {
+            // A `rust-toolchain` pin to a Rust that is not installed (often one below what
+            // Burn 0.22 needs, which the port raises) stops rustup's cargo before it reads
+            // anything: read the workspace with the toolchain we run under instead.
+            let pinned = manifest.parent().and_then(crate::util::toolchain::pin_file);
+            let fallback = pinned
+                .as_ref()
+                .and_then(|_| crate::util::toolchain::running());
+            let retried = fallback.as_deref().and_then(|t| read(Some(t)).ok());
+            match (retried, pinned, fallback) {
+                (Some(metadata), Some(pin), Some(toolchain)) => {
+                    toolchain_note = Some(format!(
+                        "{} pins a toolchain cargo could not run ({}); read the workspace with {toolchain}, the toolchain burn-migrate runs under",
+                        pin.display(),
+                        first.to_string().lines().next().unwrap_or_default().trim()
+                    ));
+                    metadata
+                }
+                _ => {
+                    return Err(Error::Metadata {
+                        manifest: manifest.clone(),
+                        message: first.to_string(),
+                    })
+                }
+            }
+        }
+    };
     let root: PathBuf = metadata.workspace_root.clone().into();
 
     let mut workspace = Workspace {
@@ -101,6 +140,7 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
         packages: Vec::new(),
         files: Vec::new(),
         missing_modules: Vec::new(),
+        toolchain_note,
     };
     let mut seen = BTreeSet::new();
     let mut packages: Vec<_> = metadata.workspace_packages();
@@ -122,6 +162,14 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
                 .dependencies
                 .iter()
                 .map(|d| d.name.to_string())
+                .collect(),
+            path_dependencies: package
+                .dependencies
+                .iter()
+                .filter_map(|d| {
+                    let key = d.rename.as_deref().unwrap_or(&d.name).to_string();
+                    Some((key, d.path.clone()?.into()))
+                })
                 .collect(),
         });
         if !uses_burn {

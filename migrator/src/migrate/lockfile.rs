@@ -1,14 +1,19 @@
 //! Keeps the user's `Cargo.lock`: after the manifests move to Burn 0.22, only the Burn crates
 //! (and what they need) are updated, with `cargo update -p burn`, never a fresh resolution that
-//! would drag unrelated crates to new versions. What else had to move is reported.
+//! would drag unrelated crates to new versions. Crates the project shares with Burn 0.22 then
+//! move up to at least the versions Burn 0.22's pinned lockfile builds with (an older
+//! `combine` or `systemstat` the project had locked breaks Burn's own build). What moved is
+//! reported.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
+
+use semver::Version;
 
 use crate::error::Error;
 
-/// What `cargo update -p burn` changed in the lockfile.
+/// What the lockfile update changed.
 #[derive(Debug, Default)]
 pub struct LockUpdate {
     /// Burn crates, as `name old -> new`.
@@ -17,6 +22,10 @@ pub struct LockUpdate {
     pub others: Vec<String>,
     /// How many of Burn's own dependencies changed version.
     pub transitive: usize,
+    /// Packages raised to Burn 0.22's pinned version, as `name old -> new`.
+    pub aligned: Vec<String>,
+    /// Packages older than the pinned version that cargo would not raise, with cargo's reason.
+    pub not_aligned: Vec<String>,
 }
 
 fn versions(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
@@ -39,35 +48,128 @@ fn versions(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
-/// Runs `cargo update -p burn` in the workspace at `root` when it has a lockfile. `Ok(None)`:
-/// no lockfile to keep.
+/// Whether cargo may move a lock entry from `old` to `new` without a manifest change: same
+/// semver-compatible series (`4.x`, `0.19.x`, `0.0.3`) and newer.
+fn compatible_upgrade(old: &Version, new: &Version) -> bool {
+    let series = |v: &Version| match (v.major, v.minor) {
+        (0, 0) => (0, 0, v.patch),
+        (0, minor) => (0, minor, 0),
+        (major, _) => (major, 0, 0),
+    };
+    series(old) == series(new) && old < new
+}
+
+/// `(name, locked, pinned)` for every package locked older than the pinned lockfile has it
+/// in the same semver series.
+pub fn behind_pinned(project_lock: &str, pinned_lock: &str) -> Vec<(String, String, String)> {
+    let pinned = versions(pinned_lock);
+    let mut out = Vec::new();
+    for (name, locked) in versions(project_lock) {
+        let Some(pinned) = pinned.get(&name) else {
+            continue;
+        };
+        for old in &locked {
+            let Ok(old_version) = Version::parse(old) else {
+                continue;
+            };
+            let target = pinned
+                .iter()
+                .filter_map(|p| Version::parse(p).ok())
+                .filter(|p| compatible_upgrade(&old_version, p))
+                .max();
+            if let Some(target) = target {
+                out.push((name.clone(), old.clone(), target.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Runs `cargo ARGS` in `root`; when the workspace pins a toolchain that cannot run (not
+/// installed), again under the toolchain burn-migrate runs under.
+fn cargo(root: &Path, args: &[&str]) -> Result<Output, Error> {
+    let run = |toolchain: Option<&str>| {
+        let mut command = Command::new(crate::util::cargo::program());
+        command.args(args).current_dir(root);
+        if let Some(toolchain) = toolchain {
+            command.env("RUSTUP_TOOLCHAIN", toolchain);
+        }
+        command.output().map_err(|source| Error::Spawn {
+            program: "cargo".to_string(),
+            dir: root.to_path_buf(),
+            source,
+        })
+    };
+    let output = run(None)?;
+    if output.status.success() || crate::util::toolchain::pin_file(root).is_none() {
+        return Ok(output);
+    }
+    match crate::util::toolchain::running() {
+        Some(toolchain) => run(Some(&toolchain)),
+        None => Ok(output),
+    }
+}
+
+fn first_error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error"))
+        .or_else(|| stderr.lines().next())
+        .unwrap_or("cargo failed")
+        .trim()
+        .to_string()
+}
+
+/// Runs `cargo update -p burn` in the workspace at `root` when it has a lockfile, then raises
+/// what it shares with Burn 0.22's pinned lockfile. `Ok(None)`: no lockfile to keep.
 pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdate>, Error> {
     let lock_path = root.join("Cargo.lock");
     let Ok(before) = std::fs::read_to_string(&lock_path) else {
         return Ok(None);
     };
-    let program = crate::util::cargo::program();
-    let output = Command::new(&program)
-        .args(["update", "--quiet", "-p", "burn"])
-        .current_dir(root)
-        .output()
-        .map_err(|source| Error::Spawn {
-            program,
-            dir: root.to_path_buf(),
-            source,
-        })?;
+    let output = cargo(root, &["update", "--quiet", "-p", "burn"])?;
     if !output.status.success() {
         return Err(Error::LockUpdate {
             dir: root.to_path_buf(),
             stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
         });
     }
-    let after = std::fs::read_to_string(&lock_path).map_err(|source| Error::Io {
-        path: lock_path.clone(),
-        source,
-    })?;
-    let (old, new) = (versions(&before), versions(&after));
+    let read = || {
+        std::fs::read_to_string(&lock_path).map_err(|source| Error::Io {
+            path: lock_path.clone(),
+            source,
+        })
+    };
     let mut update = LockUpdate::default();
+    let pinned = crate::rules::framework::BURN_0_22_LOCK;
+    for (name, old, new) in behind_pinned(&read()?, pinned) {
+        // An earlier `--precise` may have moved this one along with its own package.
+        let still_locked = versions(&read()?)
+            .get(&name)
+            .is_some_and(|v| v.contains(&old));
+        if !still_locked {
+            continue;
+        }
+        let spec = format!("{name}@{old}");
+        // `cargo update -p burn` just brought the registry index up to date for Burn's graph,
+        // which holds every pinned version: offline, each of these takes a second, not five.
+        let precise = ["update", "--quiet", "-p", &spec, "--precise", &new];
+        let mut output = cargo(root, &[&precise[..], &["--offline"]].concat())?;
+        if !output.status.success() {
+            output = cargo(root, &precise)?;
+        }
+        if output.status.success() {
+            update.aligned.push(format!("{name} {old} -> {new}"));
+        } else {
+            update.not_aligned.push(format!(
+                "{name} {old} (Burn 0.22 builds with {new}): {}",
+                first_error_line(&output)
+            ));
+        }
+    }
+    let after = read()?;
+    let (old, new) = (versions(&before), versions(&after));
     let names: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     for name in names {
         let (was, now) = (old.get(name), new.get(name));
@@ -83,8 +185,14 @@ pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdat
                 .unwrap_or_else(|| "-".to_string())
         };
         let line = format!("{name} {} -> {}", show(was), show(now));
+        let aligned = update
+            .aligned
+            .iter()
+            .any(|a| a.starts_with(&format!("{name} ")));
         if is_burn {
             update.burn.push(line);
+        } else if aligned {
+            // Listed with the aligned packages.
         } else if direct.contains(name.as_str()) {
             update.others.push(line);
         } else {
@@ -92,4 +200,41 @@ pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdat
         }
     }
     Ok(Some(update))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lock(packages: &[(&str, &str)]) -> String {
+        packages
+            .iter()
+            .map(|(n, v)| format!("[[package]]\nname = \"{n}\"\nversion = \"{v}\"\n\n"))
+            .collect()
+    }
+
+    #[test]
+    fn older_locked_versions_in_the_pinned_series_are_behind() {
+        let project = lock(&[
+            ("combine", "4.6.7"),
+            ("combine", "3.8.1"),
+            ("systemstat", "0.2.6"),
+            ("serde", "1.0.230"),
+            ("only-here", "1.0.0"),
+            ("pliron", "0.18.0"),
+        ]);
+        let pinned = lock(&[
+            ("combine", "4.6.8"),
+            ("systemstat", "0.2.7"),
+            ("serde", "1.0.228"),
+            ("pliron", "0.19.0"),
+        ]);
+        assert_eq!(
+            behind_pinned(&project, &pinned),
+            vec![
+                ("combine".into(), "4.6.7".into(), "4.6.8".into()),
+                ("systemstat".into(), "0.2.6".into(), "0.2.7".into()),
+            ]
+        );
+    }
 }

@@ -33,29 +33,36 @@ pub struct ManifestResult {
 pub struct FeatureRules<'a> {
     pub maps: &'a [FeatureMap],
     pub adds: &'a [FeatureAdd],
+    /// Whether the workspace's code names a path (for `FeatureAdd::when_path`).
+    pub code_uses: &'a dyn Fn(&str) -> bool,
     /// Burn's backend crates a project may depend on directly, and the `burn` feature that
     /// provides the same backend (the feature map then applies, so `ndarray` becomes `flex`):
     /// `BackendTable::crate_features`.
     pub backend_crates: &'a [(String, String)],
-    /// Whether the workspace's code names a path (for `FeatureAdd::when_path`).
-    pub code_uses: &'a dyn Fn(&str) -> bool,
 }
 
-/// Migrates one manifest's text. The error is the text's TOML syntax error; the caller, which
-/// knows the file, reports it.
-pub fn migrate(
-    text: &str,
-    features: &FeatureRules,
-) -> Result<ManifestResult, toml_edit::TomlError> {
-    let mut doc: DocumentMut = text.parse()?;
+/// Migrates one manifest's text. Errors (not TOML; a rewrite cargo would reject) are text
+/// for the report.
+/// Why a manifest is left as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("not valid TOML: {0}")]
+    NotToml(#[from] toml_edit::TomlError),
+    #[error("the rewrite would leave a manifest cargo rejects ({0}); a bug in burn-migrate, please report it")]
+    Rejected(String),
+}
+
+pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, ManifestError> {
+    let mut doc: DocumentMut = text.parse().map_err(ManifestError::NotToml)?;
     let mut changes = Vec::new();
+    let mut folded = Vec::new();
     let root = doc.as_table_mut();
     for package in ["package", "workspace"] {
         raise_rust_version(root, package, &mut changes);
     }
     for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
         if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
-            migrate_dependency_table(table, features, &mut changes);
+            migrate_dependency_table(table, features, Scope::Package, &mut folded, &mut changes);
         }
     }
     if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
@@ -65,7 +72,13 @@ pub fn migrate(
             };
             for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
                 if let Some(table) = target.get_mut(table_name).and_then(Item::as_table_like_mut) {
-                    migrate_dependency_table(table, features, &mut changes);
+                    migrate_dependency_table(
+                        table,
+                        features,
+                        Scope::Package,
+                        &mut folded,
+                        &mut changes,
+                    );
                 }
             }
         }
@@ -76,10 +89,42 @@ pub fn migrate(
         .and_then(|w| w.get_mut("dependencies"))
         .and_then(Item::as_table_like_mut)
     {
-        migrate_dependency_table(table, features, &mut changes);
+        // Members name what they use with `workspace = true`; their own folding carries the
+        // backend's feature, so the workspace-wide `burn` does not turn it on for everyone.
+        let mut workspace_folded = Vec::new();
+        migrate_dependency_table(
+            table,
+            features,
+            Scope::Workspace,
+            &mut workspace_folded,
+            &mut changes,
+        );
+    }
+    if !folded.is_empty() {
+        let burn_optional = dependency_tables(root)
+            .iter()
+            .filter_map(|t| t.get("burn"))
+            .any(is_optional);
+        let table = root
+            .entry("features")
+            .or_insert_with(|| Item::Table(Table::new()));
+        if let Some(table) = table.as_table_mut() {
+            rewrite_removed_references(table, &folded, burn_optional, &mut changes);
+        }
+        if root
+            .get("features")
+            .and_then(Item::as_table)
+            .is_some_and(Table::is_empty)
+        {
+            root.remove("features");
+        }
     }
     if let Some(table) = root.get_mut("features").and_then(Item::as_table_mut) {
         migrate_feature_table(table, features, &mut changes);
+    }
+    let dangling = crate::migrate::feature_refs::dangling(&doc);
+    if !dangling.is_empty() {
+        return Err(ManifestError::Rejected(dangling.join("; ")));
     }
     Ok(ManifestResult {
         text: doc.to_string(),
@@ -87,12 +132,31 @@ pub fn migrate(
     })
 }
 
+/// Where a dependency table sits: a package's own, or `[workspace.dependencies]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Package,
+    Workspace,
+}
+
+/// A backend crate dependency folded into a `burn` feature.
+#[derive(Debug, Clone)]
+struct Folded {
+    krate: String,
+    /// The `burn` feature that replaces it, before the feature map.
+    feature: String,
+    /// An optional dependency is turned on by the package's features, not always.
+    optional: bool,
+}
+
 fn migrate_dependency_table(
     table: &mut dyn toml_edit::TableLike,
     features: &FeatureRules,
+    scope: Scope,
+    folded: &mut Vec<Folded>,
     changes: &mut Vec<ManifestChange>,
 ) {
-    fold_backend_crates(table, features, changes);
+    folded.extend(fold_backend_crates(table, features, scope, changes));
     for (key, item) in table.iter_mut() {
         let key = key.get().to_string();
         let package = item
@@ -265,14 +329,7 @@ fn map_feature_array(
                 i += 1;
             }
             _ => {
-                let removed = array.remove(i);
-                // The first element carries no leading space; its successor inherits that.
-                if i == 0 {
-                    let prefix = removed.decor().prefix().cloned();
-                    if let (Some(next), Some(prefix)) = (array.get_mut(0), prefix) {
-                        next.decor_mut().set_prefix(prefix);
-                    }
-                }
+                remove_keeping_layout(array, i);
                 changes.push(ManifestChange {
                     rule: map.rule,
                     fixable: true,
@@ -290,34 +347,60 @@ fn map_feature_array(
 }
 
 /// Direct dependencies on Burn's backend crates become features of `burn` when the ported
-/// code no longer names the crate (backend types and devices are `Device` values now).
+/// code no longer names the crate (backend types and devices are `Device` values now). A
+/// package's `burn` gets the feature (an optional crate's feature is left to the package's
+/// `[features]`, which `rewrite_removed_references` rewrites); `[workspace.dependencies]`
+/// only loses the crate, since the members that used it add the feature to their own entry.
 fn fold_backend_crates(
     table: &mut dyn toml_edit::TableLike,
     features: &FeatureRules,
+    scope: Scope,
     changes: &mut Vec<ManifestChange>,
-) {
-    if table.get("burn").is_none() {
-        return;
-    }
+) -> Vec<Folded> {
     let mut folded = Vec::new();
+    let mut replacement_for_burn = None;
     for (krate, feature) in features.backend_crates {
-        if table.get(krate).is_none() || (features.code_uses)(&krate.replace('-', "_")) {
+        let Some(entry) = table.get(krate) else {
+            continue;
+        };
+        if (features.code_uses)(&krate.replace('-', "_")) {
             continue;
         }
+        let optional = is_optional(entry);
+        if table.get("burn").is_none() && replacement_for_burn.is_none() {
+            replacement_for_burn = Some(burn_entry_like(entry));
+        }
         table.remove(krate);
-        folded.push(feature.as_str());
+        folded.push(Folded {
+            krate: krate.to_string(),
+            feature: feature.clone(),
+            optional,
+        });
         changes.push(ManifestChange {
             rule: RuleId::CargoBackendCrates.into(),
             fixable: true,
             key: krate.to_string(),
-            message: format!("`{krate}` becomes the `{feature}` feature of `burn`"),
+            message: match scope {
+                Scope::Package => format!("`{krate}` becomes the `{feature}` feature of `burn`"),
+                Scope::Workspace => format!(
+                    "`{krate}` leaves the workspace's dependencies; the members that used it enable `burn` feature `{feature}` themselves"
+                ),
+            },
         });
     }
-    if folded.is_empty() {
-        return;
+    if let Some(burn) = replacement_for_burn {
+        table.insert("burn", burn);
+    }
+    let always_on: Vec<&str> = folded
+        .iter()
+        .filter(|f| scope == Scope::Package && !f.optional)
+        .map(|f| f.feature.as_str())
+        .collect();
+    if always_on.is_empty() {
+        return folded;
     }
     let Some(burn) = table.get_mut("burn") else {
-        return;
+        return folded;
     };
     // `burn = "0.21"` becomes an inline table so it can carry features.
     if let Some(version) = burn.as_str().map(str::to_string) {
@@ -325,18 +408,223 @@ fn fold_backend_crates(
         inline.insert("version", version.into());
         *burn = Item::Value(Value::InlineTable(inline));
     }
+    if let Some(inline) = burn.as_inline_table_mut() {
+        if !inline.contains_key("features") {
+            push_inline_key(inline, "features", Value::Array(Array::new()));
+        }
+    }
     let Some(dep) = burn.as_table_like_mut() else {
-        return;
+        return folded;
     };
     if dep.get("features").is_none() {
         dep.insert("features", toml_edit::value(Array::new()));
     }
-    let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
-        return;
+    if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
+        for feature in always_on {
+            if !array.iter().any(|v| v.as_str() == Some(feature)) {
+                array.push(feature);
+            }
+        }
+    }
+    folded
+}
+
+/// A `burn` entry for a table that named a backend crate but not `burn` itself: same source
+/// (`workspace = true` or the crate's version, which the version rule then raises), same
+/// optionality.
+fn burn_entry_like(entry: &Item) -> Item {
+    let mut inline = toml_edit::InlineTable::new();
+    let dep = entry.as_table_like();
+    let inherited = dep
+        .and_then(|d| d.get("workspace"))
+        .and_then(Item::as_bool)
+        .unwrap_or(false);
+    if inherited {
+        inline.insert("workspace", true.into());
+    } else {
+        let version = entry
+            .as_str()
+            .or_else(|| dep.and_then(|d| d.get("version")).and_then(Item::as_str))
+            .unwrap_or(BURN_VERSION);
+        inline.insert("version", version.into());
+    }
+    if is_optional(entry) {
+        inline.insert("optional", true.into());
+    }
+    Item::Value(Value::InlineTable(inline))
+}
+
+fn is_optional(entry: &Item) -> bool {
+    entry
+        .as_table_like()
+        .and_then(|d| d.get("optional"))
+        .and_then(Item::as_bool)
+        .unwrap_or(false)
+}
+
+/// Appends `key = value` to an inline table in the table's own style: the space before the
+/// closing brace (`{ workspace = true }`) stays before the brace, not before the new comma.
+fn push_inline_key(table: &mut toml_edit::InlineTable, key: &str, mut value: Value) {
+    let trailing = table
+        .iter_mut()
+        .last()
+        .map(|(_, last)| {
+            let suffix = last.decor().suffix().cloned();
+            last.decor_mut().set_suffix("");
+            suffix
+        })
+        .unwrap_or_default();
+    if let Some(suffix) = trailing {
+        value.decor_mut().set_suffix(suffix);
+    }
+    table.insert(key, value);
+}
+
+/// The package-level dependency tables of a manifest (not `[workspace.dependencies]`).
+fn dependency_tables(root: &Table) -> Vec<&dyn toml_edit::TableLike> {
+    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let mut tables: Vec<&dyn toml_edit::TableLike> = kinds
+        .iter()
+        .filter_map(|k| root.get(k).and_then(Item::as_table_like))
+        .collect();
+    if let Some(targets) = root.get("target").and_then(Item::as_table_like) {
+        for (_, target) in targets.iter() {
+            if let Some(target) = target.as_table_like() {
+                tables.extend(
+                    kinds
+                        .iter()
+                        .filter_map(|k| target.get(k).and_then(Item::as_table_like)),
+                );
+            }
+        }
+    }
+    tables
+}
+
+/// `[features]` entries that name a folded backend crate (`dep:burn-cuda`, `burn-cuda/f`,
+/// `burn-cuda?/f`, or its implicit feature `burn-cuda`) name the `burn` feature instead, so
+/// cargo still accepts the manifest and the package's features still pick the backend.
+fn rewrite_removed_references(
+    table: &mut Table,
+    folded: &[Folded],
+    burn_optional: bool,
+    changes: &mut Vec<ManifestChange>,
+) {
+    // A bare name is the implicit feature of an optional crate only where no feature has
+    // that name and no `dep:` turns the implicit feature off.
+    let explicit_dep: Vec<String> = table
+        .iter()
+        .filter_map(|(_, item)| item.as_array())
+        .flat_map(|array| array.iter())
+        .filter_map(|v| v.as_str()?.strip_prefix("dep:").map(str::to_string))
+        .collect();
+    let own_features: Vec<String> = table.iter().map(|(k, _)| k.to_string()).collect();
+    let implicit = |name: &str| {
+        !explicit_dep.iter().any(|d| d == name) && !own_features.iter().any(|f| f == name)
     };
-    for feature in folded {
-        if !array.iter().any(|v| v.as_str() == Some(feature)) {
-            array.push(feature);
+    for (feature_name, item) in table.iter_mut() {
+        let Some(array) = item.as_array_mut() else {
+            continue;
+        };
+        let mut i = 0;
+        while i < array.len() {
+            let Some(reference) = array.get(i).and_then(Value::as_str).map(str::to_string) else {
+                i += 1;
+                continue;
+            };
+            let bare = !reference.contains(['/', ':']);
+            let replaced = replace_reference(&reference, folded, burn_optional)
+                .filter(|_| !bare || implicit(&reference));
+            let Some((removed, replacement)) = replaced else {
+                i += 1;
+                continue;
+            };
+            let duplicate = replacement
+                .as_ref()
+                .is_some_and(|r| array.iter().any(|v| v.as_str() == Some(r.as_str())));
+            let message = match (&replacement, reference.split_once('/')) {
+                (Some(r), Some((_, sub))) => format!(
+                    "feature `{feature_name}`: `{reference}` becomes `{r}`; `{}` has no `{sub}` of its own now: enable Burn's counterpart, if any, by hand",
+                    removed.krate
+                ),
+                (None, Some((_, sub))) => format!(
+                    "feature `{feature_name}`: `{reference}` is removed with `{}`; enable Burn's counterpart of `{sub}`, if any, by hand",
+                    removed.krate
+                ),
+                (Some(r), None) => format!("feature `{feature_name}`: `{reference}` becomes `{r}`"),
+                (None, None) => format!("feature `{feature_name}`: `{reference}` is removed"),
+            };
+            changes.push(ManifestChange {
+                rule: RuleId::CargoBackendCrates.into(),
+                // A crate's own feature (`burn-ndarray/blas-netlib`) has no sure counterpart.
+                fixable: !reference.contains('/'),
+                key: feature_name.get().to_string(),
+                message,
+            });
+            match replacement {
+                Some(r) if !duplicate => {
+                    let decor = array.get(i).map(|v| v.decor().clone()).unwrap_or_default();
+                    let mut value = Value::from(r);
+                    *value.decor_mut() = decor;
+                    array.replace(i, value);
+                    i += 1;
+                }
+                _ => remove_keeping_layout(array, i),
+            }
+        }
+    }
+    // An optional crate that no `dep:` names had an implicit feature of its name, which
+    // `cargo build --features burn-cuda` may use: it stays, now enabling the `burn` feature.
+    for removed in folded.iter().filter(|f| f.optional) {
+        if !implicit(&removed.krate) {
+            continue;
+        }
+        let mut array = Array::new();
+        array.push(format!("burn/{}", removed.feature));
+        table.insert(&removed.krate, toml_edit::value(array));
+        changes.push(ManifestChange {
+            rule: RuleId::CargoBackendCrates.into(),
+            fixable: true,
+            key: removed.krate.clone(),
+            message: format!(
+                "the optional `{}` is now feature `{}` of `burn`; the package feature `{}` keeps turning it on",
+                removed.krate, removed.feature, removed.krate
+            ),
+        });
+    }
+}
+
+/// What a `[features]` reference to a folded crate becomes: `None` to drop it (a weak
+/// `crate?/f` asks for a feature of a crate that is gone).
+fn replace_reference<'a>(
+    reference: &str,
+    folded: &'a [Folded],
+    burn_optional: bool,
+) -> Option<(&'a Folded, Option<String>)> {
+    let (name, weak) = match reference.split_once('/') {
+        Some((dep, _)) => match dep.strip_suffix('?') {
+            Some(dep) => (dep, true),
+            None => (dep, false),
+        },
+        None => (reference.strip_prefix("dep:").unwrap_or(reference), false),
+    };
+    let removed = folded.iter().find(|f| f.krate == name)?;
+    let replacement = if weak {
+        burn_optional.then(|| format!("burn?/{}", removed.feature))
+    } else {
+        Some(format!("burn/{}", removed.feature))
+    };
+    Some((removed, replacement))
+}
+
+/// Removes an array element; the first element carries no leading space, so its successor
+/// inherits that.
+fn remove_keeping_layout(array: &mut Array, i: usize) {
+    let removed = array.remove(i);
+    if i == 0 {
+        let prefix = removed.decor().prefix().cloned();
+        if let (Some(next), Some(prefix)) = (array.get_mut(0), prefix) {
+            next.decor_mut().set_prefix(prefix);
         }
     }
 }
@@ -467,8 +755,8 @@ mod tests {
         let rules = FeatureRules {
             maps: &maps,
             adds: &adds,
-            backend_crates: &crates,
             code_uses: &|path| path == "burn::optim",
+            backend_crates: &crates,
         };
         migrate(text, &rules).unwrap()
     }
@@ -486,11 +774,13 @@ mod tests {
 
     #[test]
     fn workspace_dependencies_plain_versions_and_feature_tables() {
-        let text = "[workspace.dependencies]\nburn = \"0.21\"\nburn-ndarray = \"0.21.0\"\n\n[features]\ncpu = [\"burn/ndarray\", \"burn/dispatch\"]\n";
+        let text = "[workspace.dependencies]\nburn = \"0.21\"\nburn-ndarray = \"0.21.0\"\n\n[dependencies]\nburn = { workspace = true }\nburn-ndarray = { workspace = true }\n\n[features]\ncpu = [\"burn/ndarray\", \"burn/dispatch\"]\n";
         let out = run(text);
+        // The workspace-wide `burn` stays featureless: the package that used the backend
+        // crate carries its feature, in its own style.
         assert_eq!(
             out.text,
-            "[workspace.dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n\n[features]\ncpu = [\"burn/flex\"]\n"
+            "[workspace.dependencies]\nburn = \"0.22.0\"\n\n[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n\n[features]\ncpu = [\"burn/flex\"]\n"
         );
     }
 
@@ -501,6 +791,26 @@ mod tests {
         assert_eq!(
             out.text,
             "[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n\n[dev-dependencies]\nburn = { version = \"0.22.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.22.0\", default-features = false }\n\n[build-dependencies.burn]\nversion = \"0.22.0\"\nfeatures = []\n"
+        );
+    }
+
+    #[test]
+    fn references_to_folded_crates_follow_them_into_burn() {
+        let out = run("[dependencies]\nburn = { version = \"0.21.0\" , optional = true }\nburn-ndarray = { version = \"0.21.0\", optional = true }\nburn-cuda = { version = \"0.21.0\", optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"dep:burn-ndarray\"]\nfast = [\"burn-ndarray?/blas-netlib\"]\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\" , optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"burn/flex\"]\nfast = [\"burn?/flex\"]\nburn-cuda = [\"burn/cuda\"]\n"
+        );
+        let manual: Vec<_> = out.changes.iter().filter(|c| !c.fixable).collect();
+        assert_eq!(manual.len(), 1, "{:?}", out.changes);
+    }
+
+    #[test]
+    fn a_backend_crate_without_burn_becomes_burn() {
+        let out = run("[dependencies]\nburn-ndarray = { workspace = true }\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n"
         );
     }
 

@@ -6,9 +6,11 @@
 //! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock).
 
 pub mod discover;
+pub mod feature_refs;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
+pub mod old_burn_deps;
 pub mod records;
 pub mod source;
 pub mod suppress;
@@ -135,6 +137,9 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
         manifests: Vec::new(),
         notes: Vec::new(),
     };
+    report
+        .notes
+        .extend(workspace.toolchain_note.iter().cloned());
     for (file, module) in &workspace.missing_modules {
         report.notes.push(format!(
             "{file}: module `{module}` has no file (skipped; is it generated at build time?)"
@@ -149,7 +154,31 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
         .manifests
         .extend(rewrite_toolchain_files(&workspace.root));
     device_feature_findings(&mut report, rules);
+    old_burn_dependency_findings(&mut report, &workspace);
     Ok(report)
+}
+
+/// Third-party crates built on Burn 0.21 (`old_burn_deps`), reported on the manifest of each
+/// package that depends on them, at the dependency's key.
+fn old_burn_dependency_findings(report: &mut Report, workspace: &Workspace) {
+    for dependency in old_burn_deps::find(workspace) {
+        let manifest = workspace
+            .packages
+            .iter()
+            .find(|p| dependency.users.contains(&p.name))
+            .map(|p| p.manifest.clone())
+            .unwrap_or_else(|| workspace.root_manifest.clone());
+        let index = report.manifests.iter().position(|m| m.path == manifest);
+        let Some(target) = report.manifests.get_mut(index.unwrap_or(0)) else {
+            continue;
+        };
+        target.changes.push(ManifestChange {
+            rule: RuleId::CargoOldBurnDependency.into(),
+            fixable: false,
+            key: dependency.krate.clone(),
+            message: old_burn_deps::message(&dependency),
+        });
+    }
 }
 
 /// Runs the rules over a set of source files (one workspace) to a fixed point and validates

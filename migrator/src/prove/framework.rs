@@ -32,14 +32,14 @@ pub const BURN_0_21: Pinned = Pinned {
     version: "0.21",
     manifest: include_str!("../../../framework/burn-0.21/Cargo.toml"),
     main: include_str!("../../../framework/burn-0.21/src/main.rs"),
-    lock: include_str!("../../../framework/burn-0.21/Cargo.lock"),
+    lock: crate::rules::framework::BURN_0_21_LOCK,
 };
 
 pub const BURN_0_22: Pinned = Pinned {
     version: "0.22",
     manifest: include_str!("../../../framework/burn-0.22/Cargo.toml"),
     main: include_str!("../../../framework/burn-0.22/src/main.rs"),
-    lock: include_str!("../../../framework/burn-0.22/Cargo.lock"),
+    lock: crate::rules::framework::BURN_0_22_LOCK,
 };
 
 impl Pinned {

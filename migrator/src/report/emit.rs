@@ -164,7 +164,7 @@ pub fn diagnostics(
         }
         if let Some(error) = &manifest.error {
             let diagnostic = Diagnostic::error()
-                .with_message(format!("{} is not valid TOML: {error}", manifest.display))
+                .with_message(format!("{}: {error}", manifest.display))
                 .with_code("manifest");
             emit_one(writer, &config, &files, &diagnostic)?;
         }
@@ -423,4 +423,46 @@ pub fn compile_errors(
         emit_one(writer, &config, &files, &diagnostic)?;
     }
     Ok(())
+}
+
+/// What `--apply` did to `Cargo.lock`, in a few lines: the lockfile's own diff runs to
+/// thousands of lines, so it is summarised, not printed.
+pub fn lockfile_summary(update: &crate::migrate::lockfile::LockUpdate) -> String {
+    let burn = update
+        .burn
+        .iter()
+        .find(|line| line.starts_with("burn "))
+        .map(|line| format!(" ({line})"))
+        .unwrap_or_default();
+    let mut out = format!(
+        "Cargo.lock updated in place, not re-resolved: `cargo update -p burn` moved {} Burn crate(s){burn} and {} of their dependencies\n",
+        update.burn.len(),
+        update.transitive
+    );
+    if !update.aligned.is_empty() {
+        out.push_str(&format!(
+            "raised to the versions Burn 0.22 is known to build with: {}\n",
+            update.aligned.join(", ")
+        ));
+    }
+    if !update.others.is_empty() {
+        out.push_str("these dependencies of yours moved with Burn:\n");
+        for line in &update.others {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    for line in &update.not_aligned {
+        out.push_str(&format!(
+            "warning: Cargo.lock keeps {line}; run `cargo update -p` on it if Burn fails to build\n"
+        ));
+    }
+    out
+}
+
+/// What `--apply` will do to `Cargo.lock`, for `--diff` (which writes nothing).
+pub fn lockfile_plan(report: &Report) -> Option<String> {
+    let manifests_change = report.manifests.iter().any(|m| m.migrated != m.original);
+    (manifests_change && report.root.join("Cargo.lock").is_file()).then(|| {
+        "Cargo.lock: --apply updates it in place (`cargo update -p burn`, then crates shared with Burn 0.22 raised to the versions it builds with) and summarises what moved\n".to_string()
+    })
 }

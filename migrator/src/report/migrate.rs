@@ -82,6 +82,15 @@ fn outcome(
     if mode.apply || mode.diff {
         write!(out, "{}", emit::diff(report))?;
     }
+    if !mode.check && mode.format == Format::Human {
+        // `--check` prints them with the diagnostics.
+        for note in &report.notes {
+            writeln!(err, "note: {note}")?;
+        }
+    }
+    if mode.diff && !mode.apply {
+        write!(err, "{}", emit::lockfile_plan(report).unwrap_or_default())?;
+    }
     if mode.format == Format::Human {
         if let Some(table) = emit::device_table(report) {
             write!(err, "{table}")?;
@@ -97,20 +106,7 @@ fn outcome(
 /// failed update is a warning (the port is written; `cargo update -p burn` finishes it).
 fn update_lockfile(report: &Report, err: &mut dyn WriteColor) -> std::io::Result<()> {
     match migrate::lockfile::update(&report.root, &report.direct_dependencies) {
-        Ok(Some(update)) => {
-            writeln!(
-                err,
-                "Cargo.lock kept; `cargo update -p burn` moved {} Burn crate(s) and {} of their dependencies",
-                update.burn.len(),
-                update.transitive
-            )?;
-            if !update.others.is_empty() {
-                writeln!(err, "these dependencies of yours had to move with Burn:")?;
-                for line in &update.others {
-                    writeln!(err, "  {line}")?;
-                }
-            }
-        }
+        Ok(Some(update)) => write!(err, "{}", emit::lockfile_summary(&update))?,
         Ok(None) => {}
         Err(error) => writeln!(
             err,

@@ -12,6 +12,8 @@
 
 pub mod backends;
 
+pub mod framework;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;

@@ -3,3 +3,4 @@
 pub mod cargo;
 pub mod files;
 pub mod syntax;
+pub mod toolchain;

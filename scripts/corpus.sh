@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Ports each corpus project with `burn-migrate --apply` and checks the port against Burn 0.22.
+#
+#   scripts/corpus.sh CORPUS_DIR [NAME...]
+#
+# CORPUS_DIR holds the materialized projects (OWNER+NAME folders, see
+# /work/shared/corpus/README.md); NAMEs pick rows of scripts/corpus-projects.tsv (default:
+# all). Each project is copied to a scratch folder (CORPUS_DIR is never touched), prepared,
+# ported, then `cargo check`ed with its listed arguments, one project at a time, under
+# `flock $BURN_BUILD_LOCK` (Burn builds are heavy; one at a time per machine), into the
+# shared `CARGO_TARGET_DIR` (default /work/corpus-target) so Burn builds once.
+# One line per project: apply time, findings fixed/manual, cargo check errors, failing
+# packages. Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
+# `cargo check` (errors then read `-`); BURN_MIGRATE names the binary (default: a release
+# build of this checkout).
+set -euo pipefail
+
+corpus=${1:?usage: scripts/corpus.sh CORPUS_DIR [NAME...]}
+shift
+repo=$(cd "$(dirname "$0")/.." && pwd)
+list="$repo/scripts/corpus-projects.tsv"
+work=${CORPUS_WORK:-/tmp/corpus-work}
+lock=${BURN_BUILD_LOCK:-/work/burn-build.lock}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/corpus-target}
+migrate=${BURN_MIGRATE:-$repo/target/release/burn-migrate}
+if [[ -z "${BURN_MIGRATE:-}" ]]; then
+    (cd "$repo" && cargo build --release --quiet -p burn-migrate)
+fi
+mkdir -p "$work"
+
+printf '%-10s %8s %6s %6s %7s  %s\n' project apply_s fixed manual errors failing_packages
+while IFS=$'\t' read -r name folder scope prep args; do
+    [[ -z "$name" || "$name" == \#* ]] && continue
+    if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "$name"; then
+        continue
+    fi
+    src="$corpus/$folder"
+    if [[ ! -d "$src" ]]; then
+        printf '%-10s not materialized in %s\n' "$name" "$corpus"
+        continue
+    fi
+    copy="$work/$name"
+    rm -rf "$copy"
+    cp -r "$src" "$copy"
+    dir="$copy/$scope"
+    [[ "$prep" != "-" ]] && (cd "$copy" && eval "$prep")
+    log="$work/$name"
+    # What the port finds (fixable or for a person), then the port itself, timed.
+    "$migrate" --check --format json "$dir" > "$log.findings.json" 2> "$log.check.log" || true
+    read -r fixed manual < <(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))
+print(sum(1 for x in f if x["fixable"]), sum(1 for x in f if not x["fixable"]))
+' "$log.findings.json" 2>/dev/null || echo "? ?")
+    start=$(date +%s.%N)
+    "$migrate" --apply --allow-dirty "$dir" > "$log.diff" 2> "$log.apply.log" || true
+    apply_s=$(echo "$(date +%s.%N) - $start" | bc)
+    if [[ "${CORPUS_CHECK:-1}" == 0 ]]; then
+        printf '%-10s %8.1f %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" - -
+        continue
+    fi
+    # shellcheck disable=SC2086 # the listed arguments are words
+    (cd "$dir" && flock "$lock" cargo check $args --message-format short) \
+        > "$log.check-0.22.log" 2>&1 || true
+    errors=$(grep -c '^[^ ]*: error\|^error\[' "$log.check-0.22.log" || true)
+    failing=$(grep -o 'could not compile `[^`]*`' "$log.check-0.22.log" \
+        | sed 's/could not compile `\(.*\)`/\1/' | sort -u | paste -sd, - || true)
+    printf '%-10s %8.1f %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$errors" \
+        "${failing:--}"
+done < "$list"
