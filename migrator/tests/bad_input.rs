@@ -283,3 +283,17 @@ fn module_symlink_loop_counts_each_file_once() {
         "one finding, not one per loop turn:\n{json}"
     );
 }
+
+/// Item 7: a comment heading imports stays when one of them goes, a comment on a removed
+/// line goes with it, one on a kept line stays there, and the comment of a kept bound stays
+/// when the bound above it is removed (with its own comment).
+#[test]
+fn comments_that_document_kept_code_stay() {
+    let dir = project(&["model"]);
+    let before = "// Tensor types used below.\nuse burn::tensor::backend::Backend;\nuse burn::tensor::Tensor; // the tensor\nuse burn::backend::NdArray; // cpu backend, for tests\n\n/// The backend.\ntype B = NdArray; // remove me\n\npub fn run<B, M>(m: M, x: Tensor<B, 1>) -> Tensor<B, 1>\nwhere\n    // B runs the model\n    B: Backend,\n    // M is the model, kept\n    M: Clone,\n{\n    x\n}\n";
+    let after = "// Tensor types used below.\nuse burn::tensor::Tensor; // the tensor\n\npub fn run<M>(m: M, x: Tensor<1>) -> Tensor<1>\nwhere\n    // M is the model, kept\n    M: Clone,\n{\n    x\n}\n";
+    write(&dir.path().join("src/model.rs"), before);
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(read(&dir.path().join("src/model.rs")), after);
+}
