@@ -297,3 +297,18 @@ fn comments_that_document_kept_code_stay() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(read(&dir.path().join("src/model.rs")), after);
 }
+
+/// Item 2, the rules' side: a caller already in 0.22 form (`Harness::<_>`) next to a callee
+/// that still has its backend parameter loses nothing more; the callee is migrated.
+#[test]
+fn caller_already_in_new_form_is_left_alone() {
+    let dir = project(&["harness", "caller"]);
+    let harness = "use burn::prelude::*;\nuse core::marker::PhantomData;\n\npub struct Harness<B: Backend, M> {\n    pub m: M,\n    _b: PhantomData<B>,\n}\n\nimpl<B: Backend, M> Harness<B, M> {\n    pub fn new(m: M) -> Self {\n        Self { m, _b: PhantomData }\n    }\n}\n";
+    write(&dir.path().join("src/harness.rs"), harness);
+    let caller = "use crate::harness::Harness;\n\npub fn make() -> Harness<usize> {\n    Harness::<_>::new(4usize)\n}\n";
+    write(&dir.path().join("src/caller.rs"), caller);
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(read(&dir.path().join("src/caller.rs")), caller);
+    assert!(read(&dir.path().join("src/harness.rs")).contains("impl<M> Harness<M> {"));
+}
