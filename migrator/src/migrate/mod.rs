@@ -144,11 +144,11 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
     }
     report.files = rewrite_sources(&workspace.files, rules, report.already_migrated)?;
     leave_unparsable(&workspace.files, &mut report.files);
-    write::keep_inside(&report.root, &mut report.files);
     report.manifests = rewrite_manifests(&workspace, rules, &report.files);
     report
         .manifests
         .extend(rewrite_toolchain_files(&workspace.root));
+    write::keep_inside(&mut report);
     device_feature_findings(&mut report, rules);
     Ok(report)
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::migrate::{FileOutcome, Report};
+use crate::migrate::Report;
 
 /// The journal's file name, at the workspace root.
 pub const JOURNAL: &str = ".burn-migrate-journal";
@@ -54,13 +54,12 @@ pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
             .files
             .iter()
             .filter_map(|f| Some(format!("  {}: {}", f.display, f.error.as_ref()?)))
-            .chain(report.manifests.iter().filter_map(|m| {
-                Some(format!(
-                    "  {}: not valid TOML: {}",
-                    m.display,
-                    m.error.as_ref()?
-                ))
-            }))
+            .chain(
+                report
+                    .manifests
+                    .iter()
+                    .filter_map(|m| Some(format!("  {}: {}", m.display, m.error.as_ref()?))),
+            )
             .collect();
         if !failed.is_empty() {
             return Err(Error::IncompletePort {
@@ -117,14 +116,10 @@ fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, &String)> 
     sources.chain(manifests)
 }
 
-/// The file a write to `path` lands in: a symlink is written through to its target (the
-/// link stays a link).
+/// The file a write to `path` lands in, with every symlink on the way resolved: a symlink is
+/// written through to its target (the link stays a link).
 fn write_target(path: &Path) -> Result<PathBuf, Error> {
-    if path.is_symlink() {
-        path.canonicalize().map_err(io(path))
-    } else {
-        Ok(path.to_path_buf())
-    }
+    path.canonicalize().map_err(io(path))
 }
 
 fn temp_path(target: &Path) -> PathBuf {
@@ -197,25 +192,33 @@ pub fn resume(path: &Path, apply: bool) -> Result<Option<String>, Error> {
     }))
 }
 
-/// Leaves unchanged every file whose write would land outside `root` (a symlink to a file of
-/// another project), saying so: burn-migrate never writes outside the project.
-pub fn keep_inside(root: &Path, files: &mut [FileOutcome]) {
-    let Ok(root) = root.canonicalize() else {
+/// Leaves unchanged every file whose write would land outside the project (a symlink to a
+/// file of another project), saying so: burn-migrate never writes outside the project.
+pub fn keep_inside(report: &mut Report) {
+    let Ok(root) = report.root.canonicalize() else {
         return;
     };
-    for file in files.iter_mut() {
-        if file.migrated == file.original || file.error.is_some() {
+    let sources = report
+        .files
+        .iter_mut()
+        .map(|f| (&f.path, &f.original, &mut f.migrated, &mut f.error));
+    let manifests = report
+        .manifests
+        .iter_mut()
+        .map(|m| (&m.path, &m.original, &mut m.migrated, &mut m.error));
+    for (path, original, migrated, error) in sources.chain(manifests) {
+        if migrated == original || error.is_some() {
             continue;
         }
-        let Ok(target) = file.path.canonicalize() else {
+        let Ok(target) = path.canonicalize() else {
             continue;
         };
         if !target.starts_with(&root) {
-            file.error = Some(format!(
+            *error = Some(format!(
                 "left unchanged: it links to {}, outside the project, and burn-migrate never writes outside it; migrate that file where it lives",
                 target.display()
             ));
-            file.migrated = file.original.clone();
+            *migrated = original.clone();
         }
     }
 }
