@@ -24,6 +24,14 @@ pub enum Error {
     Rule { path: PathBuf, message: String },
     #[error("{path} has uncommitted changes; commit or stash them first, or pass --allow-dirty")]
     DirtyTree { path: PathBuf },
+    #[error("{path}: --apply would rewrite files that git does not track ({files}), so it could not undo the port; add and commit them first, or pass --allow-dirty")]
+    UntrackedFiles { path: PathBuf, files: String },
+    #[error("--apply wrote nothing, because these files could not be migrated:\n{files}\nfix them and run again, or pass --partial to write the files that could be migrated")]
+    IncompletePort { files: String },
+    #[error("{}: an earlier --apply was interrupted and left this journal; run --apply again to finish it (the tree is half-written until then)", journal.display())]
+    InterruptedApply { journal: PathBuf },
+    #[error("{}: cannot read the journal of an interrupted --apply ({message}); compare the files it names with their `.burn-migrate.tmp` neighbours, then delete it", journal.display())]
+    UnreadableJournal { journal: PathBuf, message: String },
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
     #[error("building the pinned Burn {version} in {dir} failed:\n{errors}")]

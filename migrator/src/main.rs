@@ -34,6 +34,10 @@ struct Cli {
     /// With --apply: edit a git work tree that has uncommitted changes.
     #[arg(long)]
     allow_dirty: bool,
+    /// With --apply: write the files that could be migrated even when others could not
+    /// (by default nothing is written then).
+    #[arg(long, requires = "apply")]
+    partial: bool,
     /// Add the rule files of this directory to the built-in rules.
     #[arg(long, value_name = "DIR", global = true)]
     rules: Option<PathBuf>,
@@ -321,6 +325,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 apply: cli.apply,
                 diff: cli.diff,
                 allow_dirty: cli.allow_dirty,
+                partial: cli.partial,
                 format: cli.format,
             };
             // Buffered: tens of thousands of findings are millions of small writes otherwise.

@@ -126,25 +126,6 @@ fn non_utf8_source_names_the_file() {
 }
 
 #[test]
-fn syntax_errors_in_input_are_kept_and_the_rest_migrates() {
-    // The unclosed call is the user's; the tool must not make it worse, nor stop at it.
-    let dir = project(b"use burn::prelude::*;\n\nfn broken() {\n    let x = foo(;\n}\n\nfn ones<B: Backend>(d: &B::Device) -> Tensor<B, 1> {\n    Tensor::ones([2], d)\n}\n\nfn main() {}\n");
-    let out = burn_migrate(&["--apply"], dir.path());
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
-    assert!(main.contains("let x = foo(;"), "{main}");
-    assert!(
-        main.contains("fn ones(d: &Device) -> Tensor<1> {"),
-        "{main}"
-    );
-}
-
-#[test]
 fn apply_refuses_a_dirty_git_tree() {
     let dir = project(GENERIC_MAIN);
     let git = |args: &[&str]| {

@@ -195,7 +195,10 @@ fn collect_files(
     edition: ra_ap_syntax::Edition,
     seen: &mut BTreeSet<PathBuf>,
 ) -> Result<(), Error> {
-    if !seen.insert(file.to_path_buf()) {
+    // Keyed by the canonical path: a module reached twice through symlinks (a loop through
+    // `mod`, or a link next to its target) is one file, read and rewritten once.
+    let canonical = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    if !seen.insert(canonical) {
         return Ok(());
     }
     let display = file

@@ -3,7 +3,8 @@
 //!
 //! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
 //! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`suppress`]
-//! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock).
+//! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
+//! transactional `--apply`).
 
 pub mod discover;
 pub mod feature_refs;
@@ -15,6 +16,7 @@ pub mod records;
 pub mod source;
 pub mod suppress;
 pub mod transforms;
+pub mod write;
 
 use std::path::{Path, PathBuf};
 
@@ -149,10 +151,12 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
         return Ok(report);
     }
     report.files = rewrite_sources(&workspace.files, rules, report.already_migrated)?;
+    leave_unparsable(&workspace.files, &mut report.files);
     report.manifests = rewrite_manifests(&workspace, rules, &report.files);
     report
         .manifests
         .extend(rewrite_toolchain_files(&workspace.root));
+    write::keep_inside(&mut report);
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
     Ok(report)
@@ -255,6 +259,21 @@ pub fn rewrite_sources(
             outcome.migrated = current.text.clone();
         });
     Ok(outcomes)
+}
+
+/// A file that does not parse is left as it is: rules cannot know what its broken part
+/// means. Its first syntax error is reported, so the person can fix it and run again.
+fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
+    for (file, outcome) in files.iter().zip(outcomes) {
+        let Some((line, column, message)) = file.first_syntax_error() else {
+            continue;
+        };
+        outcome.error = Some(format!(
+            "left unchanged: it does not parse ({}:{line}:{column}: {message}); fix the syntax error and run again",
+            file.display
+        ));
+        outcome.migrated = outcome.original.clone();
+    }
 }
 
 /// One pass of the rules over one file: records the first pass's findings in `outcome` and
@@ -487,55 +506,6 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
             key: "burn".to_string(),
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
         });
-    }
-}
-
-/// Writes every changed file through a temporary file and a rename, so a crash never leaves
-/// a half-written source.
-pub fn write(report: &Report) -> Result<(), Error> {
-    let sources = report.changed_files().map(|f| (&f.path, &f.migrated));
-    let manifests = report
-        .manifests
-        .iter()
-        .filter(|m| m.migrated != m.original)
-        .map(|m| (&m.path, &m.migrated));
-    for (path, text) in sources.chain(manifests) {
-        write_atomically(path, text)?;
-    }
-    Ok(())
-}
-
-fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let temp = path.with_file_name(format!(".{file_name}.burn-migrate.tmp"));
-    std::fs::write(&temp, text).map_err(io)?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(&temp, meta.permissions());
-    }
-    std::fs::rename(&temp, path).map_err(io)
-}
-
-/// Refuses to edit a git work tree with uncommitted changes, so the user can always review
-/// and revert what the tool did.
-pub fn ensure_clean_tree(root: &Path) -> Result<(), Error> {
-    let output = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["status", "--porcelain", "--untracked-files=no", "--", "."])
-        .output();
-    match output {
-        Ok(out) if out.status.success() && !out.stdout.is_empty() => Err(Error::DirtyTree {
-            path: root.to_path_buf(),
-        }),
-        // Not a git repository (or no git): nothing to protect beyond our own atomic writes.
-        _ => Ok(()),
     }
 }
 

@@ -86,6 +86,24 @@ impl SourceFile {
         &self.text[range]
     }
 
+    /// The first syntax error of the file as written, as (1-based line, 1-based column in
+    /// characters, message).
+    pub fn first_syntax_error(&self) -> Option<(usize, usize, String)> {
+        if self.syntax_errors == 0 {
+            return None;
+        }
+        let parse = AstFile::parse(&self.text, self.edition);
+        let error = parse.errors().first()?.clone();
+        let offset = usize::from(error.range().start()).min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let column = self.text[line_start..offset].chars().count() + 1;
+        Some((
+            self.line_of(error.range().start()),
+            column,
+            error.to_string(),
+        ))
+    }
+
     /// 1-based line of a byte offset, for messages.
     pub fn line_of(&self, offset: TextSize) -> usize {
         let offset = usize::from(offset).min(self.text.len());

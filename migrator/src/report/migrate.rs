@@ -24,6 +24,8 @@ pub struct Mode {
     pub diff: bool,
     /// Write into a git work tree with uncommitted changes.
     pub allow_dirty: bool,
+    /// Write the files that could be migrated even when others could not.
+    pub partial: bool,
     pub format: Format,
 }
 
@@ -37,6 +39,9 @@ pub fn command(
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<usize, Error> {
+    if let Some(note) = migrate::write::resume(path, mode.apply)? {
+        writeln!(err, "{note}").map_err(Error::Output)?;
+    }
     let report = migrate::run(path, rules)?;
     if !report.uses_burn {
         writeln!(
@@ -54,13 +59,7 @@ pub fn command(
     }
     .map_err(Error::Output)?;
     if mode.apply {
-        if !mode.allow_dirty {
-            migrate::ensure_clean_tree(&report.root)?;
-        }
-        migrate::write(&report)?;
-        if report.manifests.iter().any(|m| m.migrated != m.original) {
-            update_lockfile(&report, err).map_err(Error::Output)?;
-        }
+        apply(&report, mode, err)?;
     }
     outcome(&report, rules, mode, out, err).map_err(Error::Output)?;
     Ok(if mode.apply {
@@ -68,6 +67,21 @@ pub fn command(
     } else {
         report.finding_count()
     })
+}
+
+/// Writes the port (all of it, or with `--partial` what could be migrated) where the user
+/// can undo it, then moves Burn in the lockfile.
+fn apply(report: &Report, mode: Mode, err: &mut dyn WriteColor) -> Result<(), Error> {
+    if !mode.allow_dirty {
+        if let Some(note) = migrate::write::ensure_undoable(report)? {
+            writeln!(err, "{note}").map_err(Error::Output)?;
+        }
+    }
+    migrate::write::port(report, mode.partial)?;
+    if report.manifests.iter().any(|m| m.migrated != m.original) {
+        update_lockfile(report, err).map_err(Error::Output)?;
+    }
+    Ok(())
 }
 
 /// After the findings: the diff (`--apply`, `--diff`), the device table, the suppressions and

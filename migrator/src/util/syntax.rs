@@ -46,6 +46,8 @@ pub fn path_as_ident(path: &ast::Path) -> Option<String> {
 
 /// Ranges to delete so that the elements marked in `remove` disappear from a comma-separated
 /// list, commas included. `None` when every element goes: the caller removes the list itself.
+/// Comments document the element below them or, on its line, the one before: a removed
+/// element takes those, a kept one keeps them.
 pub fn remove_list_elements(elements: &[SyntaxNode], remove: &[bool]) -> Option<Vec<TextRange>> {
     let last_kept = remove.iter().rposition(|r| !r)?;
     let mut ranges = Vec::new();
@@ -54,8 +56,9 @@ pub fn remove_list_elements(elements: &[SyntaxNode], remove: &[bool]) -> Option<
             continue;
         }
         if i < last_kept {
-            let end = elements[i + 1].text_range().start();
-            ranges.push(TextRange::new(element.text_range().start(), end));
+            let next = elements[i + 1].text_range().start();
+            let end = own_line_comment_between(element, next).unwrap_or(next);
+            ranges.push(TextRange::new(own_line_comments_above(element), end));
         }
     }
     if last_kept + 1 < elements.len() {
@@ -66,27 +69,77 @@ pub fn remove_list_elements(elements: &[SyntaxNode], remove: &[bool]) -> Option<
     Some(ranges)
 }
 
+/// The start of the comments on lines of their own right above `node`, or of `node`.
+fn own_line_comments_above(node: &SyntaxNode) -> TextSize {
+    let mut start = node.text_range().start();
+    let mut token = node.first_token().and_then(|t| t.prev_token());
+    while let Some(t) = token.filter(|t| t.kind() == SyntaxKind::WHITESPACE) {
+        let comment = t.prev_token().filter(|c| c.kind() == SyntaxKind::COMMENT);
+        let Some(comment) = comment.filter(|_| t.text().contains('\n')) else {
+            break;
+        };
+        let own_line = comment
+            .prev_token()
+            .is_some_and(|w| w.kind() == SyntaxKind::WHITESPACE && w.text().contains('\n'));
+        if !own_line {
+            break;
+        }
+        start = comment.text_range().start();
+        token = comment.prev_token();
+    }
+    start
+}
+
+/// The start of the first comment between `node` and `limit` that begins its own line.
+fn own_line_comment_between(node: &SyntaxNode, limit: TextSize) -> Option<TextSize> {
+    let mut line_break = false;
+    let mut token = node.last_token()?.next_token();
+    while let Some(t) = token.filter(|t| t.text_range().start() < limit) {
+        match t.kind() {
+            SyntaxKind::WHITESPACE => line_break |= t.text().contains('\n'),
+            SyntaxKind::COMMENT if line_break => return Some(t.text_range().start()),
+            _ => {}
+        }
+        token = t.next_token();
+    }
+    None
+}
+
 /// The range that removes a whole item or statement: the node (its attributes and doc
-/// comments are part of it), the indentation before it and the line break after it.
+/// comments are part of it), the indentation before it, a comment after it on its line, and
+/// the line break after it. Ordinary comments above a `use` head the imports below it and
+/// stay; a comment the parser attached to the node from the end of the line before belongs
+/// to that line and stays.
 pub fn line_removal_range(node: &SyntaxNode) -> TextRange {
-    let range = node.text_range();
-    let mut start = range.start();
-    if let Some(prev) = node.first_token().and_then(|t| t.prev_token()) {
-        if prev.kind() == SyntaxKind::WHITESPACE {
-            let text = prev.text();
-            if let Some(newline) = text.rfind('\n') {
-                start = prev.text_range().start() + TextSize::from((newline + 1) as u32);
-            }
+    let Some(first) = removed_start(node) else {
+        return node.text_range();
+    };
+    let mut start = first.text_range().start();
+    let prev = first.prev_token();
+    if let Some(prev) = prev.as_ref().filter(|p| p.kind() == SyntaxKind::WHITESPACE) {
+        if let Some(newline) = prev.text().rfind('\n') {
+            start = prev.text_range().start() + TextSize::from((newline + 1) as u32);
         }
     }
-    let blank_line_before = match node.first_token().and_then(|t| t.prev_token()) {
+    let blank_line_before = match prev {
         None => true,
         Some(prev) => {
             prev.kind() == SyntaxKind::WHITESPACE && prev.text().matches('\n').count() >= 2
         }
     };
-    let mut end = range.end();
-    if let Some(next) = node.last_token().and_then(|t| t.next_token()) {
+    let mut end = node.text_range().end();
+    let mut after = node.last_token().and_then(|t| t.next_token());
+    // A comment after the node on its line comments the removed code.
+    if let Some(space) = after.clone().filter(is_inline_space) {
+        if let Some(comment) = space
+            .next_token()
+            .filter(|t| t.kind() == SyntaxKind::COMMENT)
+        {
+            end = comment.text_range().end();
+            after = comment.next_token();
+        }
+    }
+    if let Some(next) = after {
         if next.kind() == SyntaxKind::WHITESPACE {
             let text = next.text();
             if let Some(newline) = text.find('\n') {
@@ -105,6 +158,51 @@ pub fn line_removal_range(node: &SyntaxNode) -> TextRange {
     TextRange::new(start, end)
 }
 
+fn is_inline_space(token: &SyntaxToken) -> bool {
+    token.kind() == SyntaxKind::WHITESPACE && !token.text().contains('\n')
+}
+
+/// The first token of `node` that its removal takes: leading comments that belong elsewhere
+/// (see `line_removal_range`) are skipped.
+fn removed_start(node: &SyntaxNode) -> Option<SyntaxToken> {
+    let keeps_plain_comments = ast::Use::can_cast(node.kind());
+    let first = node.first_token()?;
+    let mut token = first.clone();
+    // Still on the line of the code before the node: a trailing comment of that line.
+    let mut same_line = first.prev_token().is_some_and(|p| is_inline_space(&p));
+    loop {
+        let keep = match token.kind() {
+            SyntaxKind::COMMENT => {
+                same_line || (keeps_plain_comments && !is_doc_comment(token.text()))
+            }
+            SyntaxKind::WHITESPACE => {
+                same_line &= !token.text().contains('\n');
+                true
+            }
+            _ => false,
+        };
+        match token.next_token() {
+            Some(next) if keep && node.text_range().contains_range(next.text_range()) => {
+                token = next;
+            }
+            _ => break,
+        }
+    }
+    Some(if token.kind().is_trivia() {
+        first
+    } else {
+        token
+    })
+}
+
+/// `///`, `//!`, `/**` and `/*!` comments document an item; `////` and `/***` do not.
+fn is_doc_comment(text: &str) -> bool {
+    let outer = |marker: &str, not: &str| text.starts_with(marker) && !text.starts_with(not);
+    outer("///", "////")
+        || outer("/**", "/***")
+        || text.starts_with("//!")
+        || text.starts_with("/*!")
+}
 /// The indentation of the line a node starts on.
 pub fn indentation(node: &SyntaxNode) -> String {
     let mut token = node.first_token().and_then(|t| t.prev_token());

@@ -44,6 +44,14 @@ pub fn run(ctx: &mut FileCtx) {
             .is_some();
 
         let args: Vec<ast::GenericArg> = list.generic_args().collect();
+        // Fewer arguments than the item has parameters: the list may already be in 0.22 form
+        // (`Harness::<_>` after `Harness<B, M>` lost `B`, in a tree migrated file by file), so
+        // only a backend type is dropped; a `_` or another type is the non-backend argument.
+        let written = args
+            .iter()
+            .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
+            .count();
+        let maybe_migrated = proven_only && written < callee_backend_positions.len();
         let mut position = 0usize;
         let mut remove = Vec::with_capacity(args.len());
         for arg in &args {
@@ -54,7 +62,9 @@ pub fn run(ctx: &mut FileCtx) {
                 .unwrap_or(false);
             let drop = match arg {
                 ast::GenericArg::TypeArg(t) => t.ty().is_some_and(|ty| {
-                    if proven_only {
+                    if maybe_migrated {
+                        at_backend_position && ctx.is_backend_type(&ty, &scope)
+                    } else if proven_only {
                         at_backend_position
                     } else {
                         ctx.is_backend_type(&ty, &scope)

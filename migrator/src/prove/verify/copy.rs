@@ -48,7 +48,8 @@ pub fn prepare(
             crate::util::files::copy_tree(&root, &new)?;
             progress("migrating the copy");
             let report = migrate::run(&new, rules)?;
-            migrate::write(&report)?;
+            // Verify shows what the port does; files left unchanged show as build errors.
+            migrate::write::port(&report, true)?;
             if new.join("Cargo.lock").is_file() {
                 // Keep the copy's lockfile, moving only Burn (what `--apply` does).
                 if let Err(error) =

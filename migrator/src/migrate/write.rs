@@ -1,0 +1,276 @@
+//! The write stage: puts a port on disk as one transaction, so a project is always either
+//! all-old or all-new, even when the process dies half-way.
+//!
+//! `--apply` first writes every new text to a temporary file next to its target, with a
+//! journal at the project root that lists every (temporary, target) pair. Once all temporary
+//! files are on disk the journal is marked committed, and the renames follow in one short
+//! phase. The next run that finds a journal finishes it before reading anything: a committed
+//! journal is rolled forward (the remaining renames are done), an uncommitted one is rolled
+//! back (its temporary files are removed). Rules therefore never see a tree that is migrated
+//! in some files and not in others.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::migrate::Report;
+
+/// The journal's file name, at the workspace root.
+pub const JOURNAL: &str = ".burn-migrate-journal";
+
+/// Test hook: abort the process just before the rename with this 1-based number, as a kill
+/// would. Read only by `--apply`'s rename phase; undocumented for users.
+pub const KILL_AT_RENAME: &str = "BURN_MIGRATE_TEST_KILL_AT_RENAME";
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Journal {
+    /// Every temporary file is complete: the renames may (and on resume must) go ahead.
+    committed: bool,
+    renames: Vec<Rename>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Rename {
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes every changed file of `report` as one transaction. Unless `partial`, nothing is
+/// written when any file could not be migrated (a file that does not parse, a rewrite that
+/// would not, a symlink out of the project): a half-ported project builds against neither
+/// Burn. Returns how many files were written.
+pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
+    if !partial {
+        let failed: Vec<String> = report
+            .files
+            .iter()
+            .filter_map(|f| Some(format!("  {}: {}", f.display, f.error.as_ref()?)))
+            .chain(
+                report
+                    .manifests
+                    .iter()
+                    .filter_map(|m| Some(format!("  {}: {}", m.display, m.error.as_ref()?))),
+            )
+            .collect();
+        if !failed.is_empty() {
+            return Err(Error::IncompletePort {
+                files: failed.join("\n"),
+            });
+        }
+    }
+    let mut renames = Vec::new();
+    let mut texts = Vec::new();
+    for (path, text) in planned_writes(report) {
+        let target = write_target(path)?;
+        let temp = temp_path(&target);
+        renames.push(Rename { temp, target });
+        texts.push(text);
+    }
+    if renames.is_empty() {
+        return Ok(0);
+    }
+    let journal_path = report.root.join(JOURNAL);
+    let mut journal = Journal {
+        committed: false,
+        renames,
+    };
+    save_journal(&journal_path, &journal)?;
+    for (rename, text) in journal.renames.iter().zip(&texts) {
+        write_synced(&rename.temp, text)?;
+        if let Ok(meta) = std::fs::metadata(&rename.target) {
+            std::fs::set_permissions(&rename.temp, meta.permissions()).map_err(io(&rename.temp))?;
+        }
+    }
+    journal.committed = true;
+    save_journal(&journal_path, &journal)?;
+    let kill_at: Option<usize> = std::env::var(KILL_AT_RENAME)
+        .ok()
+        .and_then(|n| n.parse().ok());
+    for (number, rename) in journal.renames.iter().enumerate() {
+        if kill_at == Some(number + 1) {
+            std::process::abort();
+        }
+        std::fs::rename(&rename.temp, &rename.target).map_err(io(&rename.target))?;
+    }
+    std::fs::remove_file(&journal_path).map_err(io(&journal_path))?;
+    Ok(journal.renames.len())
+}
+
+/// The files `--apply` rewrites, with their new text.
+fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, &String)> {
+    let sources = report.changed_files().map(|f| (&f.path, &f.migrated));
+    let manifests = report
+        .manifests
+        .iter()
+        .filter(|m| m.migrated != m.original)
+        .map(|m| (&m.path, &m.migrated));
+    sources.chain(manifests)
+}
+
+/// The file a write to `path` lands in, with every symlink on the way resolved: a symlink is
+/// written through to its target (the link stays a link).
+fn write_target(path: &Path) -> Result<PathBuf, Error> {
+    path.canonicalize().map_err(io(path))
+}
+
+fn temp_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.burn-migrate.tmp"))
+}
+
+fn write_synced(path: &Path, text: &str) -> Result<(), Error> {
+    let mut file = std::fs::File::create(path).map_err(io(path))?;
+    file.write_all(text.as_bytes()).map_err(io(path))?;
+    file.sync_all().map_err(io(path))
+}
+
+/// Replaces the journal in one rename, so it is never half-written.
+fn save_journal(path: &Path, journal: &Journal) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(journal)
+        .map_err(|e| Error::Internal(format!("cannot serialize the journal: {e}")))?;
+    let temp = temp_path(path);
+    write_synced(&temp, &text)?;
+    std::fs::rename(&temp, path).map_err(io(path))
+}
+
+/// Finishes the journal an interrupted `--apply` left at or above `path`, if any. Only
+/// `--apply` (`apply`) may do so; `--check` and `--diff` refuse to read a half-written tree.
+/// Returns what was done, for the user.
+pub fn resume(path: &Path, apply: bool) -> Result<Option<String>, Error> {
+    let start = path.canonicalize().map_err(io(path))?;
+    let Some(journal_path) = start
+        .ancestors()
+        .map(|dir| dir.join(JOURNAL))
+        .find(|candidate| candidate.is_file())
+    else {
+        return Ok(None);
+    };
+    if !apply {
+        return Err(Error::InterruptedApply {
+            journal: journal_path,
+        });
+    }
+    let text = std::fs::read_to_string(&journal_path).map_err(io(&journal_path))?;
+    let journal: Journal = serde_json::from_str(&text).map_err(|e| Error::UnreadableJournal {
+        journal: journal_path.clone(),
+        message: e.to_string(),
+    })?;
+    let mut done = 0;
+    for rename in &journal.renames {
+        if !rename.temp.is_file() {
+            continue;
+        }
+        if journal.committed {
+            std::fs::rename(&rename.temp, &rename.target).map_err(io(&rename.target))?;
+        } else {
+            std::fs::remove_file(&rename.temp).map_err(io(&rename.temp))?;
+        }
+        done += 1;
+    }
+    std::fs::remove_file(&journal_path).map_err(io(&journal_path))?;
+    Ok(Some(if journal.committed {
+        format!(
+            "burn-migrate: finished an interrupted --apply ({done} of {} files were still to be renamed)",
+            journal.renames.len()
+        )
+    } else {
+        format!(
+            "burn-migrate: rolled back an interrupted --apply that had not started renaming ({done} temporary files removed)"
+        )
+    }))
+}
+
+/// Leaves unchanged every file whose write would land outside the project (a symlink to a
+/// file of another project), saying so: burn-migrate never writes outside the project.
+pub fn keep_inside(report: &mut Report) {
+    let Ok(root) = report.root.canonicalize() else {
+        return;
+    };
+    let sources = report
+        .files
+        .iter_mut()
+        .map(|f| (&f.path, &f.original, &mut f.migrated, &mut f.error));
+    let manifests = report
+        .manifests
+        .iter_mut()
+        .map(|m| (&m.path, &m.original, &mut m.migrated, &mut m.error));
+    for (path, original, migrated, error) in sources.chain(manifests) {
+        if migrated == original || error.is_some() {
+            continue;
+        }
+        let Ok(target) = path.canonicalize() else {
+            continue;
+        };
+        if !target.starts_with(&root) {
+            *error = Some(format!(
+                "left unchanged: it links to {}, outside the project, and burn-migrate never writes outside it; migrate that file where it lives",
+                target.display()
+            ));
+            *migrated = original.clone();
+        }
+    }
+}
+
+/// Refuses to write into a git work tree where the user could not review or revert the
+/// port: tracked files with uncommitted changes anywhere in the project, or a file the port
+/// rewrites that git does not track. Outside git returns a note: nothing can undo the port.
+pub fn ensure_undoable(report: &Report) -> Result<Option<String>, Error> {
+    let root = &report.root;
+    let git = |args: &[&str], paths: &[PathBuf]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .arg("--")
+            .args(paths)
+            .output()
+    };
+    let inside = git(&["rev-parse", "--is-inside-work-tree"], &[]);
+    if !inside.is_ok_and(|out| out.status.success()) {
+        return Ok(Some(format!(
+            "note: {} is not in a git work tree: nothing can undo --apply; keep a copy of the project if you may want the original back",
+            root.display()
+        )));
+    }
+    let modified = git(
+        &["status", "--porcelain", "--untracked-files=no"],
+        &[PathBuf::from(".")],
+    );
+    if modified.is_ok_and(|out| out.status.success() && !out.stdout.is_empty()) {
+        return Err(Error::DirtyTree { path: root.clone() });
+    }
+    let targets: Vec<PathBuf> = planned_writes(report)
+        .map(|(path, _)| write_target(path))
+        .collect::<Result<_, _>>()?;
+    if targets.is_empty() {
+        return Ok(None);
+    }
+    // `--others` without `--exclude-standard`: an ignored file has no undo either.
+    let untracked = git(&["ls-files", "-z", "--others"], &targets).map_err(io(root))?;
+    let files: Vec<String> = untracked
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .map(|name| String::from_utf8_lossy(name).to_string())
+        .collect();
+    if files.is_empty() {
+        Ok(None)
+    } else {
+        Err(Error::UntrackedFiles {
+            path: root.clone(),
+            files: files.join(", "),
+        })
+    }
+}
