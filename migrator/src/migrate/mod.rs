@@ -12,6 +12,7 @@ pub mod index;
 pub mod lockfile;
 pub mod manifest;
 pub mod old_burn_deps;
+mod outcome;
 pub mod records;
 pub mod source;
 pub mod suppress;
@@ -25,104 +26,17 @@ use rayon::prelude::*;
 use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
-use crate::rules::{Applicability, RuleId, RuleSet};
+use crate::rules::{RuleId, RuleSet};
 use discover::Workspace;
 use manifest::ManifestChange;
 use source::SourceFile;
 use transforms::FileCtx;
 
+pub use outcome::{is_applied, FileOutcome, ManifestOutcome, Report};
+
 /// Rules run again on their own output until nothing changes; a rule set that keeps
 /// changing its own output past this many passes has a bug.
 const MAX_PASSES: usize = 5;
-
-#[derive(Debug)]
-pub struct FileOutcome {
-    pub path: PathBuf,
-    pub display: String,
-    pub original: String,
-    pub migrated: String,
-    /// What the rules found in the original text (edits and manual findings).
-    pub changes: Vec<Change>,
-    /// Why the file was left unchanged despite edits, if it was.
-    pub error: Option<String>,
-    /// The device values the port chose in this file.
-    pub device_choices: Vec<crate::migrate::transforms::DeviceChoice>,
-    /// `// burn-migrate: allow(..)` comments, with whether they suppressed anything.
-    pub suppressions: Vec<crate::migrate::suppress::Suppression>,
-}
-
-#[derive(Debug)]
-pub struct ManifestOutcome {
-    pub path: PathBuf,
-    pub display: String,
-    pub original: String,
-    pub migrated: String,
-    pub changes: Vec<ManifestChange>,
-    pub error: Option<String>,
-}
-
-#[derive(Debug)]
-pub struct Report {
-    pub root: PathBuf,
-    /// Direct dependencies of the workspace's packages.
-    pub direct_dependencies: std::collections::BTreeSet<String>,
-    /// The project already targets Burn 0.22: findings are regressions.
-    pub already_migrated: bool,
-    pub uses_burn: bool,
-    pub files: Vec<FileOutcome>,
-    pub manifests: Vec<ManifestOutcome>,
-    /// Facts for the user that are not findings (modules not found, packages skipped).
-    pub notes: Vec<String>,
-}
-
-impl Report {
-    pub fn changed_files(&self) -> impl Iterator<Item = &FileOutcome> {
-        self.files.iter().filter(|f| f.migrated != f.original)
-    }
-
-    pub fn finding_count(&self) -> usize {
-        self.files
-            .iter()
-            .map(|f| f.changes.len() + usize::from(f.error.is_some()))
-            .sum::<usize>()
-            + self
-                .manifests
-                .iter()
-                .map(|m| m.changes.len() + usize::from(m.error.is_some()))
-                .sum::<usize>()
-    }
-
-    /// Manual findings and failures: what `--apply` leaves for a person.
-    pub fn unresolved_count(&self, rules: &RuleSet) -> usize {
-        self.files
-            .iter()
-            .map(|f| {
-                if f.error.is_some() {
-                    return f.changes.len().max(1);
-                }
-                f.changes.iter().filter(|c| !is_applied(c, rules)).count()
-            })
-            .sum::<usize>()
-            + self
-                .manifests
-                .iter()
-                .map(|m| {
-                    usize::from(m.error.is_some()) + m.changes.iter().filter(|c| !c.fixable).count()
-                })
-                .sum::<usize>()
-    }
-}
-
-/// Whether `--apply` applies a change.
-pub fn is_applied(change: &Change, rules: &RuleSet) -> bool {
-    if change.replacement.is_none() {
-        return false;
-    }
-    match rules.get(change.rule.as_str()).map(|r| r.applicability) {
-        Some(Applicability::Safe) => true,
-        Some(Applicability::Manual) | None => false,
-    }
-}
 
 pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
     let workspace = discover::discover(path)?;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::migrate::Report;
+use crate::migrate::outcome::Report;
 
 /// The journal's file name, at the workspace root.
 pub const JOURNAL: &str = ".burn-migrate-journal";

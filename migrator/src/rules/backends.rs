@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use crate::error::Error;
-use crate::rules::{RuleId, RuleKey};
+use crate::rules::registry::{RuleId, RuleKey};
 
 /// Where the table is, relative to the repository root (for error messages).
 pub const TABLE_PATH: &str = "rules/tables/backends.toml";
@@ -40,7 +40,7 @@ pub struct Backend {
     rule_id: String,
     /// `rule_id` as findings name it (set by the loader; an id without a rule file is caught
     /// by `check_rules`).
-    #[serde(skip, default = "super::unset_rule")]
+    #[serde(skip, default = "crate::rules::registry::unset_rule")]
     pub rule: RuleKey,
     /// The backend's own 0.22 default device, when 0.22 has one (`Device::ndarray()`).
     #[serde(default, rename = "device")]

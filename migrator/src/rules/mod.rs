@@ -11,8 +11,12 @@
 //! the id of a data rule from a user's rule file (`--rules DIR`), which names no transform.
 
 pub mod backends;
-
 pub mod framework;
+mod registry;
+
+pub(crate) use registry::unset_rule;
+use registry::EMBEDDED_RULES;
+pub use registry::{RuleId, RuleKey, TransformId};
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,93 +26,6 @@ use serde::Deserialize;
 
 use crate::error::Error;
 use backends::{Backend, BackendTable};
-
-include!(concat!(env!("OUT_DIR"), "/rule_registry.rs"));
-
-impl RuleId {
-    /// The built-in rule with this id, if there is one.
-    pub fn from_id(id: &str) -> Option<RuleId> {
-        RuleId::ALL.iter().copied().find(|r| r.as_str() == id)
-    }
-}
-
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The rule a change or finding belongs to: a built-in rule, or a data rule from a user's
-/// rule file (`--rules DIR`), which has no `RuleId` and is named by its interned id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RuleKey {
-    Builtin(RuleId),
-    User(&'static str),
-    /// Edits the tool makes for its own purposes in a scratch copy (verify moving devices,
-    /// adding the memory watch, applying rustc's suggestions): no rule file declares them.
-    Tool(&'static str),
-}
-
-impl RuleKey {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleKey::Builtin(id) => id.as_str(),
-            RuleKey::User(id) | RuleKey::Tool(id) => id,
-        }
-    }
-
-    /// The built-in rule, unless this is a user's data rule.
-    pub fn builtin(self) -> Option<RuleId> {
-        match self {
-            RuleKey::Builtin(id) => Some(id),
-            RuleKey::User(_) | RuleKey::Tool(_) => None,
-        }
-    }
-}
-
-impl From<RuleId> for RuleKey {
-    fn from(id: RuleId) -> Self {
-        RuleKey::Builtin(id)
-    }
-}
-
-/// Reports list rules by id, whichever kind they are.
-impl Ord for RuleKey {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
-    }
-}
-
-impl PartialOrd for RuleKey {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq<RuleId> for RuleKey {
-    fn eq(&self, other: &RuleId) -> bool {
-        *self == RuleKey::Builtin(*other)
-    }
-}
-
-/// Comparing with a written id (a suppression comment, a rule file's `id`).
-impl PartialEq<str> for RuleKey {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<String> for RuleKey {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl fmt::Display for RuleKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -312,11 +229,6 @@ pub struct Rule {
 enum Origin {
     Builtin,
     User,
-}
-
-/// Placeholder until `RuleSet::add` sets the real key.
-pub(crate) fn unset_rule() -> RuleKey {
-    RuleKey::User("")
 }
 
 #[derive(Debug, Clone)]

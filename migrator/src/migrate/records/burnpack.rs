@@ -14,8 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::dtype::DType;
-use super::record::TensorEntry;
-use super::Layout;
+use super::record::{Layout, LimitExceeded, TensorEntry};
 
 const MAGIC: u32 = 0x4255_524E;
 const VERSION: u16 = 1;
@@ -29,21 +28,21 @@ const MAX_METADATA: usize = 100 * 1024 * 1024;
 pub(super) fn layout(
     tensors: &[TensorEntry],
     metadata: &BTreeMap<String, String>,
-) -> Result<Layout, String> {
+) -> Result<Layout, LimitExceeded> {
     if tensors.len() > MAX_TENSORS {
-        return Err(format!(
+        return Err(LimitExceeded(format!(
             "{} tensors, more than the {MAX_TENSORS} Burn 0.22 reads from a burnpack file",
             tensors.len()
-        ));
+        )));
     }
     let mut ranges = Vec::with_capacity(tensors.len());
     let mut end = 0u64;
     for tensor in tensors {
         if tensor.byte_len > MAX_TENSOR_BYTES {
-            return Err(format!(
+            return Err(LimitExceeded(format!(
                 "tensor `{}` has {} bytes, more than the {MAX_TENSOR_BYTES} Burn 0.22 reads from a burnpack file",
                 tensor.path, tensor.byte_len
-            ));
+            )));
         }
         let start = end.div_ceil(ALIGNMENT) * ALIGNMENT;
         end = start + tensor.byte_len;
@@ -87,10 +86,10 @@ pub(super) fn layout(
     }
     let metadata_bytes = cbor.0;
     if metadata_bytes.len() > MAX_METADATA {
-        return Err(format!(
+        return Err(LimitExceeded(format!(
             "{} bytes of tensor names and shapes, more than the {MAX_METADATA} Burn 0.22 reads",
             metadata_bytes.len()
-        ));
+        )));
     }
 
     let mut head = Vec::with_capacity(metadata_bytes.len() + ALIGNMENT as usize);

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 pub use dtype::{BoolStore, DType};
 pub use error::{Position, RecordError};
 pub use record::{Contents, TensorEntry};
+use record::{Layout, LimitExceeded};
 
 use error::{Fault, Inside};
 use input::Input;
@@ -167,7 +168,7 @@ pub fn convert(
         Target::Burnpack => burnpack::layout(&contents.tensors, &metadata),
         Target::Safetensors => safetensors::layout(&contents.tensors, &metadata),
     }
-    .map_err(|what| RecordError::OutputLimit {
+    .map_err(|LimitExceeded(what)| RecordError::OutputLimit {
         file: input.to_path_buf(),
         what,
     })?;
@@ -192,13 +193,6 @@ pub fn convert(
         source,
         contents,
     })
-}
-
-/// The output's bytes before the tensor data, and each tensor's data range in the data
-/// section (in the order of [`Contents::tensors`]).
-pub(super) struct Layout {
-    head: Vec<u8>,
-    ranges: Vec<(u64, u64)>,
 }
 
 fn temporary_path(output: &Path) -> PathBuf {

@@ -233,3 +233,15 @@ mod tests {
         assert_eq!(decode_param_id("not-base32!"), None);
     }
 }
+
+/// The output's bytes before the tensor data, and each tensor's data range in the data
+/// section (in the order of [`Contents::tensors`]).
+pub(super) struct Layout {
+    pub(super) head: Vec<u8>,
+    pub(super) ranges: Vec<(u64, u64)>,
+}
+
+/// An output that would exceed what its format can describe (offsets past its integer
+/// width, a header too large): what, in words.
+#[derive(Debug)]
+pub(super) struct LimitExceeded(pub(super) String);

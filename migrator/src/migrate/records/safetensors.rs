@@ -4,13 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use super::record::TensorEntry;
-use super::Layout;
+use super::record::{Layout, LimitExceeded, TensorEntry};
 
 pub(super) fn layout(
     tensors: &[TensorEntry],
     metadata: &BTreeMap<String, String>,
-) -> Result<Layout, String> {
+) -> Result<Layout, LimitExceeded> {
     let mut header = serde_json::Map::new();
     let mut ranges = Vec::with_capacity(tensors.len());
     let mut end = 0u64;
@@ -30,7 +29,7 @@ pub(super) fn layout(
     if !metadata.is_empty() {
         header.insert("__metadata__".into(), serde_json::json!(metadata));
     }
-    let mut json = serde_json::to_vec(&header).map_err(|e| e.to_string())?;
+    let mut json = serde_json::to_vec(&header).map_err(|e| LimitExceeded(e.to_string()))?;
     json.resize(json.len().div_ceil(8) * 8, b' ');
     let mut head = Vec::with_capacity(8 + json.len());
     head.extend_from_slice(&(json.len() as u64).to_le_bytes());
