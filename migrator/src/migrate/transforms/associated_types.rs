@@ -5,7 +5,7 @@
 use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::backend_device_path;
 use crate::rules::RuleId;
@@ -21,7 +21,7 @@ pub fn run(ctx: &mut FileCtx) {
             ))
         } else if is_burn_device_type(ctx, &path)
             || backend_device_path(&path, &scope)
-            || super::concrete_device_owner(ctx, &path).is_some()
+            || super::context::concrete_device_owner(ctx, &path).is_some()
         {
             Some((
                 "Device",

@@ -6,7 +6,7 @@
 use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::is_backend_device_type;
 use crate::rules::RuleId;

@@ -5,7 +5,7 @@
 use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
-use super::{device_expression, FileCtx};
+use super::context::{device_expression, FileCtx};
 use crate::edit::Change;
 use crate::rules::RuleId;
 use crate::util::syntax::line_removal_range;

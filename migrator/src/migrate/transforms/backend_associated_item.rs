@@ -5,7 +5,7 @@
 use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_name};

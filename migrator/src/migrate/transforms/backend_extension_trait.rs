@@ -1,7 +1,7 @@
 //! User traits that extend Burn's `Backend` (backend extensions) are reported: Burn 0.22
 //! ports them with `#[backend_extension]`, which no syntax rewrite can write for a person.
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 

@@ -5,8 +5,8 @@
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
+use super::context::FileCtx;
 use super::use_items::{full_use_path, path_matches};
-use super::FileCtx;
 use crate::edit::Change;
 use crate::rules::{DataRule, RuleKey};
 use crate::util::syntax::segment_names;

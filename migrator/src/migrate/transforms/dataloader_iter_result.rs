@@ -7,7 +7,7 @@
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 use crate::util::syntax::path_as_ident;

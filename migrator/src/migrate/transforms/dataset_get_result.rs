@@ -6,7 +6,7 @@
 use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 use crate::util::syntax::segment_names;

@@ -1,8 +1,8 @@
 //! Imports `burn::tensor::Device` (and `DeviceKind`) where the other rules brought them into
 //! use and the file does not import them yet.
 
+use super::context::FileCtx;
 use super::use_items::{import_anchor, imports_name};
-use super::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 

@@ -8,7 +8,7 @@
 use ra_ap_syntax::ast::{self, HasArgList};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
-use super::{device_expression, FileCtx};
+use super::context::{device_expression, FileCtx};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
 use crate::rules::backends::Backend;
@@ -180,7 +180,7 @@ fn record_choice(
         .iter()
         .find(|w| w.autodiff)
         .and_then(|w| w.types.first());
-    ctx.device_choices.push(super::DeviceChoice {
+    ctx.device_choices.push(super::context::DeviceChoice {
         range: node.text_range(),
         backend: match autodiff_wrapper {
             Some(wrapper) if autodiff => format!("{wrapper}<{name}>"),
@@ -232,7 +232,7 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
     let named_owner = qualifier
         .as_ref()
         .filter(|_| is_default)
-        .and_then(|q| super::concrete_device_owner(ctx, q));
+        .and_then(|q| super::context::concrete_device_owner(ctx, q));
     let typed_default = is_default
         && qualifier.as_ref().is_some_and(|q| {
             let scope = ctx.backends_in_scope(call.syntax());

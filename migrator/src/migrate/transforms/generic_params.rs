@@ -5,7 +5,7 @@
 use ra_ap_syntax::ast::{self, HasGenericParams};
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 use crate::util::syntax::{

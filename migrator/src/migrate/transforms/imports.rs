@@ -13,8 +13,8 @@
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
+use super::context::FileCtx;
 use super::use_items::{import_anchor, imports_name, path_matches};
-use super::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
 use crate::rules::{RuleId, RuleKey};

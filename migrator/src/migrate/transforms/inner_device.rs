@@ -7,7 +7,7 @@
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
-use super::{is_inner_backend_of, FileCtx};
+use super::context::{is_inner_backend_of, FileCtx};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_device_type;
 use crate::rules::RuleId;

@@ -4,7 +4,7 @@
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
 use ra_ap_syntax::AstNode;
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
 

@@ -4,7 +4,7 @@
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, TextRange};
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::edit::Change;
 use crate::migrate::index::is_phantom_of_backend;
 use crate::rules::RuleId;

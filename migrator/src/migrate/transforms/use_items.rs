@@ -4,7 +4,7 @@
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
-use super::FileCtx;
+use super::context::FileCtx;
 use crate::util::syntax::segment_names;
 
 /// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).

@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use burn::backend::ndarray::NdArrayDevice;
 use burn::backend::NdArray;
 use burn::module::{Module, Param};
-use burn::nn::{LayerNorm, LayerNormConfig, Linear, LinearConfig};
+use burn::nn::{LayerNorm, Linear, LinearConfig};
 use burn::record::{
     BinFileRecorder, FileRecorder, FullPrecisionSettings, HalfPrecisionSettings,
     NamedMpkFileRecorder, NamedMpkGzFileRecorder, PrettyJsonFileRecorder,
@@ -74,7 +75,7 @@ fn linear(name: &str, layer: &Linear<B>) -> String {
 }
 
 /// Every parameter's values, then the output on a fixed input.
-fn report(name: &str, model: &Net<B>, device: &<B as Backend>::Device) {
+fn report(name: &str, model: &Net<B>, device: &NdArrayDevice) {
     let mut parts = vec![linear("input", &model.input)];
     for (i, layer) in model.hidden.iter().enumerate() {
         parts.push(linear(&format!("hidden.{i}"), layer));

@@ -1,0 +1,192 @@
+//! What a transform sees of one file (`FileCtx`) and the helpers several transforms share.
+//! Transforms import this module, never `transforms/mod.rs`, which imports them.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+
+use ra_ap_syntax::ast::{self, HasGenericParams};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+
+use crate::edit::Change;
+use crate::migrate::index::{BackendParam, BackendSpec, Index};
+use crate::migrate::source::SourceFile;
+use crate::rules::{RuleKey, RuleSet};
+
+/// One device value the port chose, for the report's device table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceChoice {
+    pub range: TextRange,
+    /// The 0.21 backend the device served (`Autodiff<NdArray>`), or `?` when unknown.
+    pub backend: String,
+    /// The 0.21 device value as written.
+    pub value: String,
+    /// The 0.22 expression written instead.
+    pub device: String,
+    /// The Cargo feature the expression needs.
+    pub feature: String,
+    pub rule: RuleKey,
+}
+
+/// What one transform run sees of one file.
+pub struct FileCtx<'a> {
+    pub index: &'a Index,
+    pub rules: &'a RuleSet,
+    pub file_id: usize,
+    pub file: &'a SourceFile,
+    /// True when the project already targets Burn 0.22: only regressions are reported.
+    pub migrated: bool,
+    pub changes: Vec<Change>,
+    /// `burn::tensor` names the edits so far brought into use (`Device`, `DeviceKind`).
+    pub needed_imports: BTreeSet<&'static str>,
+    pub device_choices: Vec<DeviceChoice>,
+    scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
+    /// The file's syntax tree, rooted once for every transform (a root is per thread).
+    root: SyntaxNode,
+}
+
+impl<'a> FileCtx<'a> {
+    pub fn new(
+        index: &'a Index,
+        rules: &'a RuleSet,
+        file_id: usize,
+        file: &'a SourceFile,
+        migrated: bool,
+    ) -> Self {
+        FileCtx {
+            index,
+            rules,
+            file_id,
+            file,
+            migrated,
+            changes: Vec::new(),
+            needed_imports: BTreeSet::new(),
+            device_choices: Vec::new(),
+            scope_cache: RefCell::new(HashMap::new()),
+            root: file.tree().syntax().clone(),
+        }
+    }
+
+    pub fn root(&self) -> SyntaxNode {
+        self.root.clone()
+    }
+
+    pub fn push(&mut self, change: Change) {
+        self.changes.push(change);
+    }
+
+    /// Backend parameters declared by `node` (when it is an item) or any item around it.
+    pub fn backends_in_scope(&self, node: &SyntaxNode) -> Vec<BackendParam> {
+        let mut out = Vec::new();
+        for ancestor in node.ancestors() {
+            let Some(owner) = ast::AnyHasGenericParams::cast(ancestor.clone()) else {
+                continue;
+            };
+            if owner.generic_param_list().is_none() {
+                continue;
+            }
+            let range = ancestor.text_range();
+            let params = self
+                .scope_cache
+                .borrow_mut()
+                .entry(range)
+                .or_insert_with(|| self.index.backend_params(self.file_id, &owner))
+                .clone();
+            out.extend(params);
+        }
+        out
+    }
+
+    /// Whether `ty` is a backend in this scope: a backend parameter, its `InnerBackend`, a
+    /// Burn backend type or an alias of one.
+    pub fn is_backend_type(&self, ty: &ast::Type, scope: &[BackendParam]) -> bool {
+        if let Some(name) = crate::util::syntax::type_as_ident(ty) {
+            if scope.iter().any(|b| b.name == name) {
+                return true;
+            }
+        }
+        if let ast::Type::PathType(path_type) = ty {
+            if let Some(path) = path_type.path() {
+                if is_inner_backend_of(&path, scope) {
+                    return true;
+                }
+            }
+        }
+        self.index.resolve_backend_type(self.file_id, ty).is_some()
+    }
+
+    /// The concrete backends a function body names (its turbofish, annotations, aliases),
+    /// outermost type first: `Autodiff<NdArray>` counts once, as autodiff NdArray.
+    pub fn concrete_backends_in(&self, node: &SyntaxNode) -> Vec<BackendSpec> {
+        let mut found: Vec<(TextRange, BackendSpec)> = Vec::new();
+        for path_type in node.descendants().filter_map(ast::PathType::cast) {
+            let range = path_type.syntax().text_range();
+            if found.iter().any(|(r, _)| r.contains_range(range)) {
+                continue;
+            }
+            if let Some(spec) = self
+                .index
+                .resolve_backend_type(self.file_id, &ast::Type::PathType(path_type))
+            {
+                found.push((range, spec));
+            }
+        }
+        let mut specs: Vec<BackendSpec> = Vec::new();
+        for (_, spec) in found {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+        specs
+    }
+}
+
+/// The concrete backend whose device type a path names: `Cpu::Device` or
+/// `<Cpu as Backend>::Device` for a backend alias or type `Cpu`.
+pub fn concrete_device_owner(ctx: &FileCtx, path: &ast::Path) -> Option<BackendSpec> {
+    let segment = path.segment()?;
+    if segment.name_ref()?.text() != "Device" {
+        return None;
+    }
+    let qualifier = path.qualifier()?;
+    let owner = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor.ty()?,
+        None => ast::make::ty_path(qualifier),
+    };
+    ctx.index.resolve_backend_type(ctx.file_id, &owner)
+}
+
+/// `B::InnerBackend` or `<B as AutodiffBackend>::InnerBackend` for a backend `B`.
+pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
+    let Some(segment) = path.segment() else {
+        return false;
+    };
+    if segment
+        .name_ref()
+        .is_none_or(|n| n.text() != "InnerBackend")
+    {
+        return false;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return false;
+    };
+    let qualifier_name = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor
+            .ty()
+            .as_ref()
+            .and_then(crate::util::syntax::type_as_ident),
+        None => crate::util::syntax::path_as_ident(&qualifier),
+    };
+    qualifier_name.is_some_and(|n| scope.iter().any(|b| b.name == n))
+}
+
+/// The 0.22 device expression for a resolved backend.
+pub fn device_expression(index: &Index, spec: &BackendSpec) -> String {
+    let mut expr = index.backends[spec.entry].device.clone();
+    if spec.autodiff {
+        expr.push_str(".autodiff()");
+    }
+    if spec.checkpointing {
+        expr.push_str(".gradient_checkpointing()");
+    }
+    expr
+}
