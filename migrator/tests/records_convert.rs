@@ -3,7 +3,7 @@
 //! recorder (full and half precision) and with burn-store 0.21's `BurnpackStore`, and prints
 //! each file's parameters and output; the test converts the self-describing files;
 //! `load-0.22` loads every `.bpk` into the ported module and must print the same parameters,
-//! bit for bit, and the same outputs (within 1e-6: another backend sums in another order).
+//! and the same outputs, bit for bit.
 //!
 //! Builds Burn in the shared target (`$BURN_MIGRATE_CACHE/target`) with the pinned lockfiles.
 //! Run with `cargo test -- --include-ignored` (what `.ci/run` does).
@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use burn_migrate::migrate::records::{convert, ConvertOptions, RecordError};
-use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::framework::{Pinned, BURN_0_21, BURN_0_22};
 use common::*;
 
@@ -101,17 +100,12 @@ fn weights_saved_by_every_0_21_recorder_load_under_0_22() {
                 failures.push(format!("{name} {kind}: missing on one side"));
                 continue;
             };
-            let same = if kind == "params" {
-                (old == new)
-                    .then_some(())
-                    .ok_or_else(|| format!("0.21: {old}\n0.22: {new}"))
-            } else {
-                let tolerance = Tolerance {
-                    atol: 1e-6,
-                    rtol: 1e-6,
-                };
-                first_difference(old, new, tolerance).map_or(Ok(()), Err)
-            };
+            // Bit for bit: the same weights give the same f32 outputs on NdArray (0.21) and
+            // Flex (0.22) for this module (measured; a backend that summed in another order
+            // would show here first).
+            let same = (old == new)
+                .then_some(())
+                .ok_or_else(|| format!("0.21: {old}\n0.22: {new}"));
             if let Err(difference) = same {
                 failures.push(format!("{name} {kind}: {difference}"));
             }
