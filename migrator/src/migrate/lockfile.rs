@@ -51,12 +51,16 @@ fn versions(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
 /// Whether cargo may move a lock entry from `old` to `new` without a manifest change: same
 /// semver-compatible series (`4.x`, `0.19.x`, `0.0.3`) and newer.
 fn compatible_upgrade(old: &Version, new: &Version) -> bool {
-    let series = |v: &Version| match (v.major, v.minor) {
+    series(old) == series(new) && old < new
+}
+
+/// The semver-compatible series of a version: `4.x` is `(4, 0, 0)`, `0.19.x` `(0, 19, 0)`.
+fn series(v: &Version) -> (u64, u64, u64) {
+    match (v.major, v.minor) {
         (0, 0) => (0, 0, v.patch),
         (0, minor) => (0, minor, 0),
         (major, _) => (major, 0, 0),
-    };
-    series(old) == series(new) && old < new
+    }
 }
 
 /// `(name, locked, pinned)` for every package locked older than the pinned lockfile has it
@@ -143,17 +147,43 @@ pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdat
     };
     let mut update = LockUpdate::default();
     let pinned = crate::rules::framework::BURN_0_22_LOCK;
-    for (name, old, new) in behind_pinned(&read()?, pinned) {
-        // An earlier `--precise` may have moved this one along with its own package.
-        let still_locked = versions(&read()?)
-            .get(&name)
-            .is_some_and(|v| v.contains(&old));
-        if !still_locked {
+    let behind = behind_pinned(&read()?, pinned);
+    if !behind.is_empty() {
+        // One resolution raises them all to their newest compatible version (what a fresh
+        // `cargo add burn@0.22` resolves to, at least the pinned one): one cargo run instead
+        // of one per package (90 on a large workspace, ten minutes). `cargo update -p burn`
+        // just refreshed the registry index for Burn's graph, so offline first.
+        let specs: Vec<String> = behind
+            .iter()
+            .map(|(name, old, _)| format!("{name}@{old}"))
+            .collect();
+        let mut batch = vec!["update", "--quiet"];
+        for spec in &specs {
+            batch.extend(["-p", spec.as_str()]);
+        }
+        if !cargo(root, &[&batch[..], &["--offline"]].concat())?
+            .status
+            .success()
+        {
+            // A failed resolution writes nothing; the per-package steps below say why.
+            cargo(root, &batch)?;
+        }
+    }
+    for (name, old, new) in behind {
+        let locked = versions(&read()?).remove(&name).unwrap_or_default();
+        if !locked.contains(&old) {
+            // Raised by the batch above (or along with its own package).
+            let wanted = Version::parse(&new).ok().map(|v| series(&v));
+            let now = locked
+                .iter()
+                .filter_map(|v| Version::parse(v).ok())
+                .filter(|v| Some(series(v)) == wanted)
+                .max()
+                .map_or_else(|| "-".to_string(), |v| v.to_string());
+            update.aligned.push(format!("{name} {old} -> {now}"));
             continue;
         }
         let spec = format!("{name}@{old}");
-        // `cargo update -p burn` just brought the registry index up to date for Burn's graph,
-        // which holds every pinned version: offline, each of these takes a second, not five.
         let precise = ["update", "--quiet", "-p", &spec, "--precise", &new];
         let mut output = cargo(root, &[&precise[..], &["--offline"]].concat())?;
         if !output.status.success() {
