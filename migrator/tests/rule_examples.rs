@@ -43,7 +43,7 @@ fn main() {
             }));
         }
     }
-    let set_checks: [(&str, SetCheck); 5] = [
+    let set_checks: [(&str, SetCheck); 6] = [
         (
             "every_rule_has_an_example_and_every_emitted_rule_has_a_file",
             every_rule_has_an_example_and_every_emitted_rule_has_a_file,
@@ -51,6 +51,10 @@ fn main() {
         (
             "every_rule_that_edits_code_has_an_example_it_leaves_alone",
             every_rule_that_edits_code_has_an_example_it_leaves_alone,
+        ),
+        (
+            "every_fix_says_what_it_can_change",
+            every_fix_says_what_it_can_change,
         ),
         (
             "every_manual_example_names_its_lines",
@@ -219,6 +223,28 @@ fn every_rule_that_edits_code_has_an_example_it_leaves_alone(
             (Some(why), _, false) if why.trim().is_empty() => {
                 failures.push(format!("rule {}: the exemption needs a reason", rule.id))
             }
+            _ => {}
+        }
+    }
+    failures_to_result(failures)
+}
+
+/// A rule `--apply` carries out says on its page what the fix can change in behaviour
+/// (`fix_safety`); a manual rule has no fix to describe.
+fn every_fix_says_what_it_can_change(rules: &RuleSet) -> Result<(), Failed> {
+    let mut failures = Vec::new();
+    for rule in rules.iter() {
+        let text = rule.fix_safety.as_deref().map(str::trim);
+        match (rule.applicability, text) {
+            (Applicability::Safe, None | Some("")) => failures.push(format!(
+                "rule {} is fixed by --apply but has no `fix_safety`: say what the fix can change \
+                 in behaviour, or why it changes none",
+                rule.id
+            )),
+            (Applicability::Manual, Some(_)) => failures.push(format!(
+                "rule {} is manual: its page says there is no automatic fix; drop `fix_safety`",
+                rule.id
+            )),
             _ => {}
         }
     }

@@ -83,6 +83,23 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
     }
     let _ = writeln!(page, "> {}\n", rule.hint);
     let _ = writeln!(page, "## Why\n\n{}\n", rule.why.trim());
+    let safety = match (&rule.fix_safety, rule.applicability) {
+        (Some(text), _) => text.trim().to_string(),
+        (None, crate::rules::Applicability::Manual) => format!(
+            "No automatic fix: the 0.22 code depends on what the 0.21 code meant, which a \
+             person decides. `--check` lists each site until it changes or a \
+             `// burn-migrate: allow({})` comment records the decision.",
+            rule.id
+        ),
+        (None, crate::rules::Applicability::Safe) => String::new(),
+    };
+    if !safety.is_empty() {
+        let _ = writeln!(page, "## Fix safety\n\n{safety}\n");
+    }
+    let options = options(rule, backends);
+    if !options.is_empty() {
+        let _ = writeln!(page, "## Options\n\n{options}");
+    }
     // The rows of the backend table (`rules/tables/backends.toml`) whose devices this rule ports.
     let rows: Vec<_> = backends
         .backends
@@ -152,6 +169,32 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
         );
     }
     page
+}
+
+/// The command-line options that change what the rule writes: the backend table's choices
+/// for deprecated backends (`--ndarray-to`, `--libtorch-to`).
+fn options(rule: &Rule, backends: &BackendTable) -> String {
+    let mut out = String::new();
+    for backend in backends.backends.iter().filter(|b| b.rule == rule.id) {
+        let Some(goes_to) = &backend.goes_to else {
+            continue;
+        };
+        let Some(flag) = &goes_to.flag else {
+            continue;
+        };
+        let choices: Vec<String> = goes_to
+            .choices
+            .iter()
+            .map(|c| format!("`{c}` (`Device::{c}()`)"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "- `--{flag} NAME`: the 0.22 device for `{}` values: {}; the first is the default.",
+            backend.types[0],
+            choices.join(", ")
+        );
+    }
+    out
 }
 
 /// One rule's page for a terminal (what `burn-migrate explain` prints): the guide page without

@@ -204,6 +204,11 @@ pub struct Rule {
     pub why: String,
     /// One line shown under each diagnostic.
     pub hint: String,
+    /// Markdown, for rules `--apply` fixes: what the fix can change in behaviour (numerics of
+    /// another backend, a call that can now panic, another default device), or why it cannot.
+    /// Every safe rule has one (the rule_examples test checks it).
+    #[serde(default)]
+    pub fix_safety: Option<String>,
     /// The Rust transform that implements the rule, for rules that data cannot express.
     #[serde(default)]
     pub transform: Option<String>,
