@@ -127,7 +127,16 @@ fn explicit_device_path(ctx: &mut FileCtx, path_expr: &ast::PathExpr) {
 /// The 0.22 expression for `DeviceType::<name><args>` (`args` with parentheses, `inner`
 /// without).
 fn device_for_variant(backend: &Backend, name: &str, args: &str, inner: &str) -> String {
-    if let Some(template) = backend.variants.get(name) {
+    // A variant (`CandleDevice::Metal(i)`) or the constructor named after it
+    // (`CandleDevice::metal(i)`): the same device.
+    let template = backend.variants.get(name).or_else(|| {
+        backend
+            .variants
+            .iter()
+            .find(|(variant, _)| variant.eq_ignore_ascii_case(name))
+            .map(|(_, template)| template)
+    });
+    if let Some(template) = template {
         return template.replace("{args}", inner);
     }
     match name {
