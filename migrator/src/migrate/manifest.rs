@@ -4,6 +4,7 @@
 
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
+use crate::migrate::markers;
 use crate::rules::{FeatureAdd, FeatureMap, RuleId, RuleKey};
 
 /// Rust release Burn 0.22 needs.
@@ -522,6 +523,9 @@ fn rewrite_removed_references(
     let implicit = |name: &str| {
         !explicit_dep.iter().any(|d| d == name) && !own_features.iter().any(|f| f == name)
     };
+    // Features that lose a reference a person has to replace get a to-do marker above them,
+    // so `--check` keeps reporting it after the port.
+    let mut markers: Vec<(String, String)> = Vec::new();
     for (feature_name, item) in table.iter_mut() {
         let Some(array) = item.as_array_mut() else {
             continue;
@@ -543,8 +547,10 @@ fn rewrite_removed_references(
                 .as_ref()
                 .is_some_and(|r| array.iter().any(|v| v.as_str() == Some(r.as_str())));
             let message = match (&replacement, reference.split_once('/')) {
-                (Some(r), Some((_, sub))) => format!(
-                    "feature `{feature_name}`: `{reference}` becomes `{r}`; `{}` has no `{sub}` of its own now: enable Burn's counterpart, if any, by hand",
+                // `r` names the backend before the feature map renames it (`burn/ndarray`
+                // ends as `burn/flex`), so the message does not quote it.
+                (Some(_), Some((_, sub))) => format!(
+                    "feature `{feature_name}`: `{reference}` now turns the backend on through `burn`; `{}` and its own `{sub}` are gone: enable Burn's counterpart, if any, by hand",
                     removed.krate
                 ),
                 (None, Some((_, sub))) => format!(
@@ -554,10 +560,18 @@ fn rewrite_removed_references(
                 (Some(r), None) => format!("feature `{feature_name}`: `{reference}` becomes `{r}`"),
                 (None, None) => format!("feature `{feature_name}`: `{reference}` is removed"),
             };
+            // A crate's own feature (`burn-ndarray/blas-netlib`) has no sure counterpart.
+            let fixable = !reference.contains('/');
+            if !fixable {
+                let rule = RuleId::CargoBackendCrates.into();
+                markers.push((
+                    feature_name.get().to_string(),
+                    markers::text(rule, &message),
+                ));
+            }
             changes.push(ManifestChange {
                 rule: RuleId::CargoBackendCrates.into(),
-                // A crate's own feature (`burn-ndarray/blas-netlib`) has no sure counterpart.
-                fixable: !reference.contains('/'),
+                fixable,
                 key: feature_name.get().to_string(),
                 message,
             });
@@ -571,6 +585,14 @@ fn rewrite_removed_references(
                 }
                 _ => remove_keeping_layout(array, i),
             }
+        }
+    }
+    for (feature, marker) in markers {
+        if let Some(mut key) = table.key_mut(&feature) {
+            let decor = key.leaf_decor_mut();
+            let above = decor.prefix().and_then(|p| p.as_str()).unwrap_or_default();
+            let indent = &above[above.rfind('\n').map_or(0, |at| at + 1)..];
+            decor.set_prefix(format!("{above}# {marker}\n{indent}"));
         }
     }
     // An optional crate that no `dep:` names had an implicit feature of its name, which
@@ -799,7 +821,7 @@ mod tests {
         let out = run("[dependencies]\nburn = { version = \"0.21.0\" , optional = true }\nburn-ndarray = { version = \"0.21.0\", optional = true }\nburn-cuda = { version = \"0.21.0\", optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"dep:burn-ndarray\"]\nfast = [\"burn-ndarray?/blas-netlib\"]\n");
         assert_eq!(
             out.text,
-            "[dependencies]\nburn = { version = \"0.22.0\" , optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"burn/flex\"]\nfast = [\"burn?/flex\"]\nburn-cuda = [\"burn/cuda\"]\n"
+            "[dependencies]\nburn = { version = \"0.22.0\" , optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"burn/flex\"]\n# burn-migrate: todo(cargo-backend-crates) feature `fast`: `burn-ndarray?/blas-netlib` now turns the backend on through `burn`; `burn-ndarray` and its own `blas-netlib` are gone: enable Burn's counterpart, if any, by hand; delete this comment when done\nfast = [\"burn?/flex\"]\nburn-cuda = [\"burn/cuda\"]\n"
         );
         let manual: Vec<_> = out.changes.iter().filter(|c| !c.fixable).collect();
         assert_eq!(manual.len(), 1, "{:?}", out.changes);

@@ -11,6 +11,7 @@ pub mod feature_refs;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
+pub mod markers;
 pub mod old_burn_deps;
 mod outcome;
 pub mod records;
@@ -73,7 +74,37 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
     write::keep_inside(&mut report);
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
+    marker_findings(&mut report, rules);
     Ok(report)
+}
+
+/// The to-do markers an earlier `--apply` left (`markers`), each a finding of its rule where
+/// it stands, until a person deletes it. Only the text on disk counts: the markers this run
+/// writes go with findings of their own.
+fn marker_findings(report: &mut Report, rules: &RuleSet) {
+    for file in &mut report.files {
+        for marker in markers::find(&file.original, "//", rules) {
+            file.changes
+                .push(Change::manual(marker.range, marker.rule, marker.message));
+        }
+    }
+    for manifest in &mut report.manifests {
+        for marker in markers::find(&manifest.original, "#", rules) {
+            // The finding sits at the key the marker is about (the line below it).
+            let key = marker
+                .next_line
+                .split(['=', ' '])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            manifest.changes.push(ManifestChange {
+                rule: marker.rule,
+                fixable: false,
+                key,
+                message: marker.message,
+            });
+        }
+    }
 }
 
 /// Third-party crates built on Burn 0.21 (`old_burn_deps`), reported on the manifest of each
@@ -395,10 +426,11 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
     let mut missing: Vec<(String, String)> = Vec::new();
     for backend in rules.backends() {
         let constructor = backend.device.split('(').next().unwrap_or_default();
+        // In ported code too: `--check` keeps saying so until the feature is on.
         let used = report
             .files
             .iter()
-            .any(|f| f.migrated.contains(constructor) && f.migrated != f.original);
+            .any(|f| f.migrated.contains(constructor));
         let enabled = manifests
             .iter()
             .any(|doc| manifest::enables_burn_feature(doc, &backend.feature));

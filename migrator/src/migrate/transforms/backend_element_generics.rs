@@ -10,9 +10,6 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
-        return;
-    }
     for path_type in ctx.root().descendants().filter_map(ast::PathType::cast) {
         let Some(path) = path_type.path() else {
             continue;

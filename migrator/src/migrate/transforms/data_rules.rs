@@ -8,17 +8,26 @@ use ra_ap_syntax::{AstNode, SyntaxNode};
 use super::context::FileCtx;
 use super::use_items::{full_use_path, path_matches};
 use crate::edit::Change;
-use crate::rules::{DataRule, RuleKey};
+use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
 use crate::util::syntax::segment_names;
 
+/// Whether `rule` is carried out by `--apply` (rather than reported for a person).
+fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
+    rules
+        .get(rule.as_str())
+        .is_some_and(|r| r.applicability == Applicability::Safe)
+}
+
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
-        return;
-    }
     let rules = ctx.rules;
     // Dozens of data rules look at the same paths, imports and calls: walk the tree once.
     let nodes = FileNodes::collect(&ctx.root());
     for (rule, data) in rules.data_rules() {
+        // In code already on 0.22 the fixes have been made; what needs a person is still
+        // reported, until the code changes or a suppression comment records the decision.
+        if ctx.migrated && is_fix(rules, rule) {
+            continue;
+        }
         match data {
             DataRule::RenamePath { from, to } => {
                 rename_path(ctx, &nodes, rule, from, to.as_deref())

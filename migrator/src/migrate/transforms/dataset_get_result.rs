@@ -12,9 +12,6 @@ use crate::rules::RuleId;
 use crate::util::syntax::segment_names;
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
-        return;
-    }
     for imp in ctx.root().descendants().filter_map(ast::Impl::cast) {
         let is_dataset = imp
             .trait_()

@@ -54,7 +54,7 @@ pub fn run(ctx: &mut FileCtx) {
             }
             continue;
         }
-        if !ctx.migrated && let_type(ctx, call.syntax()).is_none() {
+        if let_type(ctx, call.syntax()).is_none() {
             ctx.push(Change::manual(
                 call.syntax().text_range(),
                 RuleId::IntoScalarType,

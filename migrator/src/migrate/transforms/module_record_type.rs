@@ -9,9 +9,6 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
-        return;
-    }
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
         let Some(name) = path
             .segment()

@@ -12,9 +12,6 @@ use crate::rules::RuleId;
 const OLD_EXTENSIONS: &[&str] = &[".mpk", ".mpk.gz", ".bin.gz", ".json.gz"];
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
-        return;
-    }
     let root = ctx.root();
     // Paths passed to recorders and `save_file`/`load_file`: the finding names the file on
     // disk (the recorder adds its extension) and the command that converts it.

@@ -11,9 +11,6 @@ use crate::util::syntax::path_as_ident;
 
 pub fn run(ctx: &mut FileCtx) {
     const FIELDS: &[&str] = &["shape", "dtype", "bytes"];
-    if ctx.migrated {
-        return;
-    }
     let is_data_call = |expr: &ast::Expr| match expr {
         ast::Expr::MethodCallExpr(m) => m
             .name_ref()

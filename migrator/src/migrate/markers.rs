@@ -1,0 +1,90 @@
+//! To-do markers: `burn-migrate: todo(rule-id) message` comments that `--apply` writes where
+//! it removes the place a manual finding pointed at (a `[features]` reference to a crate the
+//! port folded into `burn`), so that the finding does not vanish with its site. `--check`
+//! reports every marker as a finding of its rule until a person deletes the comment: the
+//! counterpart of `burn-migrate: allow(rule-id)`, which records a decision instead.
+
+use ra_ap_syntax::{TextRange, TextSize};
+
+use crate::rules::{RuleKey, RuleSet};
+
+const MARKER: &str = "burn-migrate: todo(";
+
+/// One marker found in a file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    /// The comment, from its `//` or `#` to the end of its line.
+    pub range: TextRange,
+    pub rule: RuleKey,
+    pub message: String,
+    /// The text of the line below the comment (what the marker is about).
+    pub next_line: String,
+}
+
+/// The comment text of a marker (without the comment leader).
+pub fn text(rule: RuleKey, message: &str) -> String {
+    format!("{MARKER}{rule}) {message}; delete this comment when done")
+}
+
+/// The markers in `text`, whose comments start with `leader` (`//` in Rust, `#` in TOML). A
+/// marker naming a rule that does not exist is not one (it is left alone, as any comment).
+pub fn find(text: &str, leader: &str, rules: &RuleSet) -> Vec<Marker> {
+    let mut out = Vec::new();
+    let mut offset = 0usize;
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let start = offset;
+        offset += line.len();
+        let Some(comment) = line.find(leader) else {
+            continue;
+        };
+        let body = line[comment + leader.len()..].trim_start();
+        let Some(rest) = body.strip_prefix(MARKER) else {
+            continue;
+        };
+        let Some((id, message)) = rest.split_once(')') else {
+            continue;
+        };
+        let Some(rule) = rules.get(id.trim()) else {
+            continue;
+        };
+        let end = start + line.trim_end_matches(['\n', '\r']).len();
+        out.push(Marker {
+            range: TextRange::new(
+                TextSize::from((start + comment) as u32),
+                TextSize::from(end as u32),
+            ),
+            rule: rule.key,
+            message: message.trim().to_string(),
+            next_line: lines.peek().map_or(String::new(), |l| l.trim().to_string()),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_found_with_their_rule_message_and_next_line() {
+        let rules = RuleSet::embedded().unwrap();
+        let rule: RuleKey = crate::rules::RuleId::CargoBackendCrates.into();
+        let toml = format!(
+            "[features]\n# {}\nparallel = []\n# burn-migrate: todo(no-such-rule) x\nother = []\n",
+            text(rule, "enable it by hand")
+        );
+        let found = find(&toml, "#", &rules);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].rule, rule);
+        assert_eq!(
+            found[0].message,
+            "enable it by hand; delete this comment when done"
+        );
+        assert_eq!(found[0].next_line, "parallel = []");
+        assert_eq!(
+            &toml[found[0].range],
+            format!("# {}", text(rule, "enable it by hand"))
+        );
+    }
+}
