@@ -195,8 +195,8 @@ fn main() -> ExitCode {
     match parse_cli().and_then(|cli| run(&cli)) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error:#}");
-            ExitCode::from(2)
+            eprintln!("error: {}", report::error_text(error.as_ref()));
+            report::Exit::Error.into()
         }
     }
 }
@@ -334,18 +334,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let remaining = report::migrate::command(&cli.path, &rules, mode, &mut out, &mut err);
             std::io::Write::flush(&mut out)?;
             std::io::Write::flush(&mut err)?;
-            Ok(exit_code(remaining? == 0))
+            Ok(remaining?.into())
         }
     }
 }
 
 /// 0 when the command found nothing wrong, else 1 (2 is for errors).
 fn exit_code(success: bool) -> ExitCode {
-    if success {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    report::Exit::found_unless(success).into()
 }
 
 /// Standard error, in color on a terminal (diagnostics use it).

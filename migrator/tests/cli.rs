@@ -158,13 +158,57 @@ fn apply_refuses_a_dirty_git_tree() {
     );
 }
 
+/// `--apply` that wrote the port exits 0 and lists, place first, what it leaves for a person.
 #[test]
-fn manual_findings_keep_check_failing_after_apply() {
+fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
     let dir = project(b"use burn::prelude::*;\n\nfn zero<B: Backend>() -> B::FloatElem {\n    0.0f32.elem()\n}\n\nfn main() {}\n");
     let out = burn_migrate(&["--apply"], dir.path());
-    assert_eq!(out.status.code(), Some(1), "a manual finding remains");
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the port was written:\n{stderr}"
+    );
     assert!(stderr.contains("need a person"), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.trim_start().starts_with("src/main.rs:") && l.contains(": backend-")),
+        "each finding left is listed with file:line:column and rule:\n{stderr}"
+    );
+}
+
+/// Exit codes: 0 nothing to do; `--diff` 1 when there is a diff, 0 when not; 2 for errors,
+/// each error message saying its cause once.
+#[test]
+fn exit_codes_of_each_mode() {
+    let dir = project(GENERIC_MAIN);
+    for mode in ["--check", "--diff"] {
+        let out = burn_migrate(&[mode], dir.path());
+        assert_eq!(out.status.code(), Some(1), "{mode} before the port");
+    }
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    for mode in ["--check", "--diff", "--apply"] {
+        let out = burn_migrate(&[mode], dir.path());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{mode} after the port: nothing to do\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{mode}: no diff left");
+    }
+
+    let missing = dir.path().join("does-not-exist");
+    let out = burn_migrate(&["--check"], &missing);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr.lines().find(|l| l.starts_with("error:")).unwrap();
+    assert!(
+        line.matches("os error").count() <= 1 && line.contains("does-not-exist"),
+        "the path, and the cause once: {line}"
+    );
 }
 
 #[test]

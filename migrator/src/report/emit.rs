@@ -257,6 +257,38 @@ pub fn summary(report: &Report, rules: &RuleSet) -> String {
     )
 }
 
+/// What `--apply` leaves for a person, one line each: `file:line:column: rule-id: message`,
+/// files that could not be migrated included.
+pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
+    let mut lines = Vec::new();
+    for file in &report.files {
+        if let Some(error) = &file.error {
+            lines.push(format!("{}: not migrated: {error}", file.display));
+        }
+        for change in file.changes.iter().filter(|c| !is_applied(c, rules)) {
+            let (line, column) = line_col(&file.original, change.range.start().into());
+            lines.push(format!(
+                "{}:{line}:{column}: {}: {}",
+                file.display, change.rule, change.message
+            ));
+        }
+    }
+    for manifest in &report.manifests {
+        if let Some(error) = &manifest.error {
+            lines.push(format!("{}: not migrated: {error}", manifest.display));
+        }
+        for change in manifest.changes.iter().filter(|c| !c.fixable) {
+            let range = key_range(&manifest.original, &change.key);
+            let (line, column) = line_col(&manifest.original, range.start().into());
+            lines.push(format!(
+                "{}:{line}:{column}: {}: {}",
+                manifest.display, change.rule, change.message
+            ));
+        }
+    }
+    lines
+}
+
 #[derive(Serialize)]
 struct JsonFinding<'a> {
     file: &'a str,
@@ -302,11 +334,16 @@ pub fn json(report: &Report, rules: &RuleSet) -> String {
     serde_json::to_string_pretty(&out).unwrap_or_else(|_| "[]".to_string())
 }
 
+/// The 1-based line and column (in characters, as the diagnostics count) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, column)
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
 }
 
 /// One line per suppression comment: what it suppressed, or that it suppressed nothing.

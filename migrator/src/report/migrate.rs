@@ -10,7 +10,7 @@ use codespan_reporting::term::termcolor::WriteColor;
 
 use crate::error::Error;
 use crate::migrate::{self, Report};
-use crate::report::{emit, Format};
+use crate::report::{emit, Exit, Format};
 use crate::rules::RuleSet;
 
 /// What the command line asked for.
@@ -30,15 +30,16 @@ pub struct Mode {
 }
 
 /// Migrates the project at `path` as `mode` asks, reporting to `out` (stdout) and `err`
-/// (stderr). Returns how many findings remain: after `--apply`, those it could not resolve;
-/// otherwise every finding (the exit code is 1 when any remain).
+/// (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
+/// `--diff` when there is a diff (or a file it cannot migrate), `--apply` when `--partial`
+/// left files unmigrated (findings that need a person are listed, but the port was written).
 pub fn command(
     path: &Path,
     rules: &RuleSet,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
-) -> Result<usize, Error> {
+) -> Result<Exit, Error> {
     if let Some(note) = migrate::write::resume(path, mode.apply)? {
         writeln!(err, "{note}").map_err(Error::Output)?;
     }
@@ -50,7 +51,7 @@ pub fn command(
             report.root.display()
         )
         .map_err(Error::Output)?;
-        return Ok(0);
+        return Ok(Exit::Success);
     }
     match mode.format {
         Format::Json => writeln!(out, "{}", emit::json(&report, rules)),
@@ -62,10 +63,16 @@ pub fn command(
         apply(&report, mode, err)?;
     }
     outcome(&report, rules, mode, out, err).map_err(Error::Output)?;
-    Ok(if mode.apply {
-        report.unresolved_count(rules)
+    let unmigrated = report.files.iter().any(|f| f.error.is_some())
+        || report.manifests.iter().any(|m| m.error.is_some());
+    Ok(if mode.check {
+        Exit::found_unless(report.finding_count() == 0)
+    } else if mode.apply {
+        Exit::found_unless(!unmigrated)
     } else {
-        report.finding_count()
+        let changes = report.changed_files().next().is_some()
+            || report.manifests.iter().any(|m| m.migrated != m.original);
+        Exit::found_unless(!changes && !unmigrated)
     })
 }
 
@@ -112,6 +119,19 @@ fn outcome(
     }
     for line in emit::suppression_report(report, rules) {
         writeln!(err, "{line}")?;
+    }
+    if !mode.check && mode.format == Format::Human {
+        // `--check` shows them as diagnostics; `--diff` and `--apply` list them, place first.
+        let left = emit::left_for_a_person(report, rules);
+        if !left.is_empty() {
+            writeln!(
+                err,
+                "left for a person (`burn-migrate explain RULE` shows what to do):"
+            )?;
+            for line in left {
+                writeln!(err, "  {line}")?;
+            }
+        }
     }
     writeln!(err, "{}", emit::summary(report, rules))
 }
