@@ -10,11 +10,12 @@ use burn_migrate::migrate::records;
 use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::verify::{self, VerifyOptions};
 use burn_migrate::prove::{bench, framework, probe};
+use burn_migrate::report::color::{self, ColorWhen};
 use burn_migrate::report::{self, book, progress, Format};
 use burn_migrate::rules::backends::{BackendTable, Policy};
 use burn_migrate::rules::RuleSet;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, StandardStream};
 
 /// Port a Burn 0.21 project to Burn 0.22.
 #[derive(Parser, Debug)]
@@ -45,6 +46,10 @@ struct Cli {
     /// The options come from the backend table (`policy_arg`).
     #[arg(skip)]
     backend_choices: BTreeMap<String, String>,
+    /// When to color diagnostics: `auto` colors a terminal unless `NO_COLOR` or `CLICOLOR=0`
+    /// is set (`CLICOLOR_FORCE` colors pipes too).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
+    color: ColorWhen,
     /// Output format of findings, and of verify's and bench's results.
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
@@ -280,7 +285,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 progress::with_steps(|step| verify::verify(path, &rules, &options, step))?;
             match cli.format {
                 Format::Json => println!("{:#}", report::verify::json(&verdict)),
-                Format::Human => report::verify::write_human(&verdict, &rules, &mut stderr())?,
+                Format::Human => {
+                    report::verify::write_human(&verdict, &rules, &mut stderr(cli.color))?
+                }
             }
             Ok(exit_code(verdict.problems.is_empty()))
         }
@@ -329,7 +336,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 format: cli.format,
             };
             // Buffered: tens of thousands of findings are millions of small writes otherwise.
-            let mut err = BufferedStandardStream::stderr(ColorChoice::Auto);
+            let mut err = BufferedStandardStream::stderr(color::stderr_choice(cli.color));
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let remaining = report::migrate::command(&cli.path, &rules, mode, &mut out, &mut err);
             std::io::Write::flush(&mut out)?;
@@ -344,7 +351,7 @@ fn exit_code(success: bool) -> ExitCode {
     report::Exit::found_unless(success).into()
 }
 
-/// Standard error, in color on a terminal (diagnostics use it).
-fn stderr() -> StandardStream {
-    StandardStream::stderr(ColorChoice::Auto)
+/// Standard error, in color as `--color` and the environment say (diagnostics use it).
+fn stderr(when: ColorWhen) -> StandardStream {
+    StandardStream::stderr(color::stderr_choice(when))
 }

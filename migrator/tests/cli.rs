@@ -408,3 +408,36 @@ fn a_pin_to_a_toolchain_that_is_not_installed_is_read_with_ours_and_raised() {
         "{stderr}"
     );
 }
+
+/// Colors: none into a pipe (tests run with pipes) or under `NO_COLOR`, always with
+/// `--color always` or `CLICOLOR_FORCE`, never with `--color never`.
+#[test]
+fn colors_only_where_asked() {
+    let dir = project(GENERIC_MAIN);
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+        command.args(args).arg(dir.path());
+        for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let mut all = out.stdout;
+        all.extend(out.stderr);
+        String::from_utf8_lossy(&all).contains("\x1b[")
+    };
+    assert!(!run(&["--check"], &[]), "piped output is plain");
+    assert!(!run(&["--diff"], &[]), "piped output is plain");
+    assert!(run(&["--check", "--color", "always"], &[]));
+    assert!(run(&["--check"], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(
+        &["--check", "--color", "auto"],
+        &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]
+    ));
+    assert!(!run(
+        &["--check", "--color", "never"],
+        &[("CLICOLOR_FORCE", "1")]
+    ));
+    assert!(run(&["--check", "--color", "always"], &[("NO_COLOR", "1")]));
+}

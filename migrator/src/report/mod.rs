@@ -2,10 +2,11 @@
 //! diagnostics, JSON), [`book`] generates the guide from the rules, [`progress`] shows the
 //! steps of long commands. The renderers of the other commands: [`migrate`] (the flow of
 //! `--check`, `--diff` and `--apply`), [`verify`], [`bench`] and [`probe`] (with `framework`).
-//! [`Exit`] and [`error_text`] are the command line's exit codes and error messages.
+//! [`color`] decides when diagnostics are colored. [`Exit`] and [`error_text`] are the command line's exit codes and error messages.
 
 pub mod bench;
 pub mod book;
+pub mod color;
 pub mod emit;
 pub mod migrate;
 pub mod probe;
