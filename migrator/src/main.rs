@@ -50,7 +50,8 @@ struct Cli {
     /// is set (`CLICOLOR_FORCE` colors pipes too).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
     color: ColorWhen,
-    /// Output format of findings, and of verify's and bench's results.
+    /// Output format of findings (human, json, github, sarif), and of the rule list and
+    /// verify's and bench's results (human, json).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
     /// The project or workspace (a directory or its Cargo.toml).
@@ -216,7 +217,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     rules.apply_policy(&cli.backend_choices)?;
     match &cli.command {
         Some(Command::Rules) => {
-            print!("{}", book::rule_list(&rules));
+            match cli.format.human_or_json("rules")? {
+                Format::Json => println!("{}", report::findings::rules_json(&rules)),
+                _ => print!("{}", book::rule_list(&rules)),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Explain { id }) => {
@@ -247,15 +251,16 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench { path, release }) => {
+            let format = cli.format.human_or_json("bench")?;
             let options = VerifyOptions {
                 release: *release,
                 ..VerifyOptions::default()
             };
             let timings =
                 progress::with_steps(|step| bench::bench(path, &rules, &options, *release, step))?;
-            match cli.format {
+            match format {
                 Format::Json => println!("{:#}", report::bench::json(&timings)),
-                Format::Human => print!("{}", report::bench::table(&timings)),
+                _ => print!("{}", report::bench::table(&timings)),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -269,6 +274,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             release,
             fix,
         }) => {
+            let format = cli.format.human_or_json("verify")?;
             let options = VerifyOptions {
                 cache: framework::default_cache(),
                 migrated: migrated.clone(),
@@ -283,11 +289,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             };
             let verdict =
                 progress::with_steps(|step| verify::verify(path, &rules, &options, step))?;
-            match cli.format {
+            match format {
                 Format::Json => println!("{:#}", report::verify::json(&verdict)),
-                Format::Human => {
-                    report::verify::write_human(&verdict, &rules, &mut stderr(cli.color))?
-                }
+                _ => report::verify::write_human(&verdict, &rules, &mut stderr(cli.color))?,
             }
             Ok(exit_code(verdict.problems.is_empty()))
         }

@@ -7,7 +7,6 @@ use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
 use ra_ap_syntax::TextRange;
-use serde::Serialize;
 use similar::TextDiff;
 
 use crate::edit::Change;
@@ -214,7 +213,7 @@ fn finding(
 }
 
 /// The span of a dependency key in a manifest, for diagnostics about it.
-fn key_range(text: &str, key: &str) -> TextRange {
+pub(crate) fn key_range(text: &str, key: &str) -> TextRange {
     let mut offset = 0usize;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -287,51 +286,6 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
         }
     }
     lines
-}
-
-#[derive(Serialize)]
-struct JsonFinding<'a> {
-    file: &'a str,
-    line: usize,
-    column: usize,
-    rule: &'a str,
-    message: &'a str,
-    fixable: bool,
-}
-
-/// Findings as JSON, one object per finding, for tools.
-pub fn json(report: &Report, rules: &RuleSet) -> String {
-    let mut out = Vec::new();
-    for file in &report.files {
-        for change in &file.changes {
-            let (line, column) = line_col(&file.original, change.range.start().into());
-            out.push(JsonFinding {
-                file: &file.display,
-                line,
-                column,
-                rule: change.rule.as_str(),
-                message: &change.message,
-                fixable: is_applied(change, rules),
-            });
-        }
-    }
-    for manifest in &report.manifests {
-        for change in &manifest.changes {
-            let (line, column) = line_col(
-                &manifest.original,
-                key_range(&manifest.original, &change.key).start().into(),
-            );
-            out.push(JsonFinding {
-                file: &manifest.display,
-                line,
-                column,
-                rule: change.rule.as_str(),
-                message: &change.message,
-                fixable: change.fixable,
-            });
-        }
-    }
-    serde_json::to_string_pretty(&out).unwrap_or_else(|_| "[]".to_string())
 }
 
 /// The 1-based line and column (in characters, as the diagnostics count) of a byte offset.

@@ -1,6 +1,6 @@
 //! The migrate command (`--check`, `--diff`, `--apply`): runs the migration, writes it when
 //! asked, and reports what it found and did. Findings go to stderr as diagnostics (or to stdout
-//! as JSON), the diff to stdout, the lockfile update, device table, suppressions and summary
+//! as JSON, GitHub annotations or SARIF, then alone there), the diff to stdout, the lockfile update, device table, suppressions and summary
 //! to stderr.
 
 use std::io::Write;
@@ -10,7 +10,7 @@ use codespan_reporting::term::termcolor::WriteColor;
 
 use crate::error::Error;
 use crate::migrate::{self, Report};
-use crate::report::{emit, Exit, Format};
+use crate::report::{emit, findings, Exit, Format};
 use crate::rules::RuleSet;
 
 /// What the command line asked for.
@@ -53,8 +53,14 @@ pub fn command(
         .map_err(Error::Output)?;
         return Ok(Exit::Success);
     }
+    let mut machine = |render: fn(&[findings::Finding], &RuleSet) -> String| {
+        let list = findings::collect(&report, rules);
+        write!(out, "{}", render(&list, rules))
+    };
     match mode.format {
-        Format::Json => writeln!(out, "{}", emit::json(&report, rules)),
+        Format::Json => machine(|list, _| findings::json(list) + "\n"),
+        Format::Github => machine(|list, _| findings::github(list)),
+        Format::Sarif => machine(|list, rules| findings::sarif(list, rules) + "\n"),
         Format::Human if mode.check => emit::diagnostics(&report, rules, err),
         Format::Human => Ok(()),
     }
@@ -100,7 +106,8 @@ fn outcome(
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> std::io::Result<()> {
-    if mode.apply || mode.diff {
+    if (mode.apply || mode.diff) && mode.format == Format::Human {
+        // The other formats print one document on stdout: the findings.
         write!(out, "{}", emit::diff(report))?;
     }
     if !mode.check && mode.format == Format::Human {

@@ -8,16 +8,35 @@ pub mod bench;
 pub mod book;
 pub mod color;
 pub mod emit;
+pub mod findings;
 pub mod migrate;
 pub mod probe;
 pub mod progress;
 pub mod verify;
 
-/// How a command reports: for people, or as JSON for tools.
+/// How a command reports: for people, or for tools.
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum Format {
+    /// Diagnostics and diffs for people.
     Human,
+    /// JSON (findings: the schema in the guide's "Machine output" page).
     Json,
+    /// GitHub workflow annotations (findings only).
+    Github,
+    /// A SARIF 2.1.0 log, for code scanning (findings only).
+    Sarif,
+}
+
+impl Format {
+    /// Commands whose results are not findings (verify, bench) speak human and JSON only.
+    pub fn human_or_json(self, command: &str) -> Result<Self, crate::error::Error> {
+        match self {
+            Format::Human | Format::Json => Ok(self),
+            Format::Github | Format::Sarif => Err(crate::error::Error::Usage(format!(
+                "`{command}` prints --format human or json; github and sarif are for findings (--check, --diff, --apply)"
+            ))),
+        }
+    }
 }
 
 /// The exit codes, as cargo, rustfmt and ruff users expect them.
