@@ -145,6 +145,11 @@ enum Command {
         #[arg(long, default_value = "book")]
         dir: PathBuf,
     },
+    /// Print a shell completion script (`burn-migrate completions bash > ~/.local/share/bash-completion/completions/burn-migrate`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Burn 0.21 record files (`.mpk`, `.mpk.gz`, `.json`, `.json.gz`).
     #[command(subcommand)]
     Records(RecordsCommand),
@@ -183,12 +188,30 @@ fn policy_arg(policy: &Policy) -> clap::Arg {
         ))
 }
 
+/// The command, with the backend table's options.
+fn command() -> anyhow::Result<(clap::Command, Vec<Policy>)> {
+    let policies = BackendTable::embedded()?.policies();
+    Ok((
+        Cli::command().args(policies.iter().map(policy_arg)),
+        policies,
+    ))
+}
+
+/// The arguments; run as `cargo burn-migrate ..`, cargo passes `burn-migrate` first: dropped.
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<_> = std::env::args_os().collect();
+    let as_cargo_subcommand =
+        args.first().and_then(|a| Path::new(a).file_stem()) == Some("cargo-burn-migrate".as_ref());
+    if as_cargo_subcommand && args.get(1).is_some_and(|a| a == "burn-migrate") {
+        args.remove(1);
+    }
+    args
+}
+
 /// The command line, with the backend table's options.
 fn parse_cli() -> anyhow::Result<Cli> {
-    let policies = BackendTable::embedded()?.policies();
-    let matches = Cli::command()
-        .args(policies.iter().map(policy_arg))
-        .get_matches();
+    let (command, policies) = command()?;
+    let matches = command.get_matches_from(args());
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     cli.backend_choices = policies
         .iter()
@@ -197,7 +220,7 @@ fn parse_cli() -> anyhow::Result<Cli> {
     Ok(cli)
 }
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     match parse_cli().and_then(|cli| run(&cli)) {
         Ok(code) => code,
         Err(error) => {
@@ -216,6 +239,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     rules.apply_policy(&cli.backend_choices)?;
     match &cli.command {
+        Some(Command::Completions { shell }) => {
+            let (mut command, _) = command()?;
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut command, "burn-migrate", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)
+                .map_err(burn_migrate::error::Error::Output)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Rules) => {
             match cli.format.human_or_json("rules")? {
                 Format::Json => println!("{}", report::findings::rules_json(&rules)),

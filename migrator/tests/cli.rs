@@ -622,3 +622,35 @@ fn rules_as_json_and_formats_verify_cannot_print() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("for findings"));
 }
+
+/// `cargo burn-migrate --check`: cargo runs `cargo-burn-migrate burn-migrate --check`.
+#[test]
+fn runs_as_a_cargo_subcommand() {
+    let dir = project(GENERIC_MAIN);
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-burn-migrate"))
+        .args(["burn-migrate", "--check"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("backend-generic-param"), "{stderr}");
+}
+
+#[test]
+fn completions_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            script.contains("burn-migrate")
+                && script.contains("check")
+                && script.contains("ndarray-to"),
+            "{shell}: {script}"
+        );
+    }
+}
