@@ -10,11 +10,12 @@ use burn_migrate::migrate::records;
 use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::verify::{self, VerifyOptions};
 use burn_migrate::prove::{bench, framework, probe};
+use burn_migrate::report::color::{self, ColorWhen};
 use burn_migrate::report::{self, book, progress, Format};
 use burn_migrate::rules::backends::{BackendTable, Policy};
 use burn_migrate::rules::RuleSet;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, StandardStream};
 
 /// Port a Burn 0.21 project to Burn 0.22.
 #[derive(Parser, Debug)]
@@ -45,7 +46,12 @@ struct Cli {
     /// The options come from the backend table (`policy_arg`).
     #[arg(skip)]
     backend_choices: BTreeMap<String, String>,
-    /// Output format of findings, and of verify's and bench's results.
+    /// When to color diagnostics: `auto` colors a terminal unless `NO_COLOR` or `CLICOLOR=0`
+    /// is set (`CLICOLOR_FORCE` colors pipes too).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
+    color: ColorWhen,
+    /// Output format of findings (human, json, github, sarif), and of the rule list and
+    /// verify's and bench's results (human, json).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
     /// The project or workspace (a directory or its Cargo.toml).
@@ -139,6 +145,11 @@ enum Command {
         #[arg(long, default_value = "book")]
         dir: PathBuf,
     },
+    /// Print a shell completion script (`burn-migrate completions bash > ~/.local/share/bash-completion/completions/burn-migrate`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Burn 0.21 record files (`.mpk`, `.mpk.gz`, `.json`, `.json.gz`).
     #[command(subcommand)]
     Records(RecordsCommand),
@@ -177,12 +188,30 @@ fn policy_arg(policy: &Policy) -> clap::Arg {
         ))
 }
 
+/// The command, with the backend table's options.
+fn command() -> anyhow::Result<(clap::Command, Vec<Policy>)> {
+    let policies = BackendTable::embedded()?.policies();
+    Ok((
+        Cli::command().args(policies.iter().map(policy_arg)),
+        policies,
+    ))
+}
+
+/// The arguments; run as `cargo burn-migrate ..`, cargo passes `burn-migrate` first: dropped.
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<_> = std::env::args_os().collect();
+    let as_cargo_subcommand =
+        args.first().and_then(|a| Path::new(a).file_stem()) == Some("cargo-burn-migrate".as_ref());
+    if as_cargo_subcommand && args.get(1).is_some_and(|a| a == "burn-migrate") {
+        args.remove(1);
+    }
+    args
+}
+
 /// The command line, with the backend table's options.
 fn parse_cli() -> anyhow::Result<Cli> {
-    let policies = BackendTable::embedded()?.policies();
-    let matches = Cli::command()
-        .args(policies.iter().map(policy_arg))
-        .get_matches();
+    let (command, policies) = command()?;
+    let matches = command.get_matches_from(args());
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     cli.backend_choices = policies
         .iter()
@@ -191,12 +220,12 @@ fn parse_cli() -> anyhow::Result<Cli> {
     Ok(cli)
 }
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     match parse_cli().and_then(|cli| run(&cli)) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error:#}");
-            ExitCode::from(2)
+            eprintln!("error: {}", report::error_text(error.as_ref()));
+            report::Exit::Error.into()
         }
     }
 }
@@ -210,8 +239,19 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     rules.apply_policy(&cli.backend_choices)?;
     match &cli.command {
+        Some(Command::Completions { shell }) => {
+            let (mut command, _) = command()?;
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut command, "burn-migrate", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)
+                .map_err(burn_migrate::error::Error::Output)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Rules) => {
-            print!("{}", book::rule_list(&rules));
+            match cli.format.human_or_json("rules")? {
+                Format::Json => println!("{}", report::findings::rules_json(&rules)),
+                _ => print!("{}", book::rule_list(&rules)),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Explain { id }) => {
@@ -242,15 +282,16 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Bench { path, release }) => {
+            let format = cli.format.human_or_json("bench")?;
             let options = VerifyOptions {
                 release: *release,
                 ..VerifyOptions::default()
             };
             let timings =
                 progress::with_steps(|step| bench::bench(path, &rules, &options, *release, step))?;
-            match cli.format {
+            match format {
                 Format::Json => println!("{:#}", report::bench::json(&timings)),
-                Format::Human => print!("{}", report::bench::table(&timings)),
+                _ => print!("{}", report::bench::table(&timings)),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -264,6 +305,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             release,
             fix,
         }) => {
+            let format = cli.format.human_or_json("verify")?;
             let options = VerifyOptions {
                 cache: framework::default_cache(),
                 migrated: migrated.clone(),
@@ -278,9 +320,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             };
             let verdict =
                 progress::with_steps(|step| verify::verify(path, &rules, &options, step))?;
-            match cli.format {
+            match format {
                 Format::Json => println!("{:#}", report::verify::json(&verdict)),
-                Format::Human => report::verify::write_human(&verdict, &rules, &mut stderr())?,
+                _ => report::verify::write_human(&verdict, &rules, &mut stderr(cli.color))?,
             }
             Ok(exit_code(verdict.problems.is_empty()))
         }
@@ -329,26 +371,22 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 format: cli.format,
             };
             // Buffered: tens of thousands of findings are millions of small writes otherwise.
-            let mut err = BufferedStandardStream::stderr(ColorChoice::Auto);
+            let mut err = BufferedStandardStream::stderr(color::stderr_choice(cli.color));
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let remaining = report::migrate::command(&cli.path, &rules, mode, &mut out, &mut err);
             std::io::Write::flush(&mut out)?;
             std::io::Write::flush(&mut err)?;
-            Ok(exit_code(remaining? == 0))
+            Ok(remaining?.into())
         }
     }
 }
 
 /// 0 when the command found nothing wrong, else 1 (2 is for errors).
 fn exit_code(success: bool) -> ExitCode {
-    if success {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    report::Exit::found_unless(success).into()
 }
 
-/// Standard error, in color on a terminal (diagnostics use it).
-fn stderr() -> StandardStream {
-    StandardStream::stderr(ColorChoice::Auto)
+/// Standard error, in color as `--color` and the environment say (diagnostics use it).
+fn stderr(when: ColorWhen) -> StandardStream {
+    StandardStream::stderr(color::stderr_choice(when))
 }

@@ -158,13 +158,57 @@ fn apply_refuses_a_dirty_git_tree() {
     );
 }
 
+/// `--apply` that wrote the port exits 0 and lists, place first, what it leaves for a person.
 #[test]
-fn manual_findings_keep_check_failing_after_apply() {
+fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
     let dir = project(b"use burn::prelude::*;\n\nfn zero<B: Backend>() -> B::FloatElem {\n    0.0f32.elem()\n}\n\nfn main() {}\n");
     let out = burn_migrate(&["--apply"], dir.path());
-    assert_eq!(out.status.code(), Some(1), "a manual finding remains");
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the port was written:\n{stderr}"
+    );
     assert!(stderr.contains("need a person"), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.trim_start().starts_with("src/main.rs:") && l.contains(": backend-")),
+        "each finding left is listed with file:line:column and rule:\n{stderr}"
+    );
+}
+
+/// Exit codes: 0 nothing to do; `--diff` 1 when there is a diff, 0 when not; 2 for errors,
+/// each error message saying its cause once.
+#[test]
+fn exit_codes_of_each_mode() {
+    let dir = project(GENERIC_MAIN);
+    for mode in ["--check", "--diff"] {
+        let out = burn_migrate(&[mode], dir.path());
+        assert_eq!(out.status.code(), Some(1), "{mode} before the port");
+    }
+    let out = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    for mode in ["--check", "--diff", "--apply"] {
+        let out = burn_migrate(&[mode], dir.path());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{mode} after the port: nothing to do\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{mode}: no diff left");
+    }
+
+    let missing = dir.path().join("does-not-exist");
+    let out = burn_migrate(&["--check"], &missing);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr.lines().find(|l| l.starts_with("error:")).unwrap();
+    assert!(
+        line.matches("os error").count() <= 1 && line.contains("does-not-exist"),
+        "the path, and the cause once: {line}"
+    );
 }
 
 #[test]
@@ -363,4 +407,250 @@ fn a_pin_to_a_toolchain_that_is_not_installed_is_read_with_ours_and_raised() {
         stderr.contains("the toolchain file pinned 1.94.1"),
         "{stderr}"
     );
+}
+
+/// Colors: none into a pipe (tests run with pipes) or under `NO_COLOR`, always with
+/// `--color always` or `CLICOLOR_FORCE`, never with `--color never`.
+#[test]
+fn colors_only_where_asked() {
+    let dir = project(GENERIC_MAIN);
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+        command.args(args).arg(dir.path());
+        for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let mut all = out.stdout;
+        all.extend(out.stderr);
+        String::from_utf8_lossy(&all).contains("\x1b[")
+    };
+    assert!(!run(&["--check"], &[]), "piped output is plain");
+    assert!(!run(&["--diff"], &[]), "piped output is plain");
+    assert!(run(&["--check", "--color", "always"], &[]));
+    assert!(run(&["--check"], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(
+        &["--check", "--color", "auto"],
+        &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]
+    ));
+    assert!(!run(
+        &["--check", "--color", "never"],
+        &[("CLICOLOR_FORCE", "1")]
+    ));
+    assert!(run(&["--check", "--color", "always"], &[("NO_COLOR", "1")]));
+}
+
+/// The JSON Schema subset `book/src/findings.schema.json` uses: `type` (one or a list),
+/// `enum`, `required`, `properties`, `additionalProperties: false`, `items`, `minimum`, `$ref`.
+fn check_schema(
+    value: &serde_json::Value,
+    schema: &serde_json::Value,
+    root: &serde_json::Value,
+    at: &str,
+) {
+    use serde_json::Value;
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.strip_prefix("#/$defs/").expect("local $ref");
+        return check_schema(value, &root["$defs"][name], root, at);
+    }
+    if let Some(types) = schema.get("type") {
+        let types: Vec<&str> = match types {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+            _ => panic!("bad type in schema"),
+        };
+        let actual = match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        assert!(
+            types.contains(&actual),
+            "{at}: {actual}, schema says {types:?}"
+        );
+    }
+    if let Some(options) = schema["enum"].as_array() {
+        assert!(options.contains(value), "{at}: {value} not in {options:?}");
+    }
+    if let (Some(min), Some(n)) = (schema["minimum"].as_i64(), value.as_i64()) {
+        assert!(n >= min, "{at}: {n} < {min}");
+    }
+    if let Value::Object(object) = value {
+        for key in schema["required"].as_array().into_iter().flatten() {
+            assert!(object.contains_key(key.as_str().unwrap()), "{at}: no {key}");
+        }
+        for (key, field) in object {
+            match schema["properties"].get(key) {
+                Some(sub) => check_schema(field, sub, root, &format!("{at}.{key}")),
+                None => assert!(
+                    schema["additionalProperties"] != false,
+                    "{at}: `{key}` is not in the schema"
+                ),
+            }
+        }
+    }
+    if let (Value::Array(items), Some(sub)) = (value, schema.get("items")) {
+        for (i, item) in items.iter().enumerate() {
+            check_schema(item, sub, root, &format!("{at}[{i}]"));
+        }
+    }
+}
+
+fn findings_of(args: &[&str], dir: &Path) -> String {
+    let out = burn_migrate(args, dir);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `--format json` matches its documented schema, carries positions, applicability and
+/// fixes, and is sorted by file and position; `--diff` adds no diff to the document.
+#[test]
+fn json_findings_match_the_documented_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("book/src/findings.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let project = repo_root().join("testdata/projects/mlp-regression/before");
+    for mode in ["--check", "--diff"] {
+        let text = findings_of(&[mode, "--format", "json"], &project);
+        let findings: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+        check_schema(&findings, &schema, &schema, "$");
+        let list = findings.as_array().unwrap();
+        assert!(list.len() > 5);
+        let keys: Vec<(String, u64)> = list
+            .iter()
+            .map(|f| {
+                (
+                    f["file"].as_str().unwrap().to_string(),
+                    f["start"]["offset"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted, "sorted by file and position");
+        let param = list
+            .iter()
+            .find(|f| f["rule"] == "backend-generic-param")
+            .unwrap();
+        assert_eq!(param["severity"], "warning");
+        assert_eq!(param["applicability"], "safe");
+        assert_eq!(param["fix"]["edits"][0]["replacement"], "");
+        assert!(param["end"]["offset"].as_u64() > param["start"]["offset"].as_u64());
+    }
+}
+
+#[test]
+fn github_annotations_and_sarif() {
+    let dir = project(GENERIC_MAIN);
+    let text = findings_of(&["--check", "--format", "github"], dir.path());
+    assert!(!text.is_empty());
+    for line in text.lines() {
+        assert!(
+            line.starts_with("::warning file=") || line.starts_with("::error file="),
+            "{line}"
+        );
+        assert!(
+            line.contains(",line=") && line.contains(",col=") && line.contains(",title="),
+            "{line}"
+        );
+    }
+    assert!(
+        text.lines()
+            .any(|l| l.contains("main.rs,line=3,") && l.contains("backend-generic-param::")),
+        "{text}"
+    );
+
+    let text = findings_of(&["--check", "--format", "sarif"], dir.path());
+    let log: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert!(rules.iter().all(|r| r["id"].is_string()));
+    let results = run["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for result in results {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+        assert!(["warning", "error"].contains(&result["level"].as_str().unwrap()));
+        assert!(result["message"]["text"].is_string());
+        let location = &result["locations"][0]["physicalLocation"];
+        assert!(
+            location["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .ends_with(".rs")
+                || location["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("Cargo.toml")
+        );
+        assert!(location["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(location["region"]["startColumn"].as_u64().unwrap() >= 1);
+    }
+}
+
+#[test]
+fn rules_as_json_and_formats_verify_cannot_print() {
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["rules", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rules: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rules = rules.as_array().unwrap();
+    assert!(rules.len() >= 60);
+    assert!(rules.iter().any(|r| r["id"] == "backend-generic-param"
+        && r["applicability"] == "safe"
+        && r["title"].is_string()));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["verify", "--format", "sarif", "does-not-matter"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("for findings"));
+}
+
+/// `cargo burn-migrate --check`: cargo runs `cargo-burn-migrate burn-migrate --check`.
+#[test]
+fn runs_as_a_cargo_subcommand() {
+    let dir = project(GENERIC_MAIN);
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-burn-migrate"))
+        .args(["burn-migrate", "--check"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("backend-generic-param"), "{stderr}");
+}
+
+#[test]
+fn completions_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            script.contains("burn-migrate")
+                && script.contains("check")
+                && script.contains("ndarray-to"),
+            "{shell}: {script}"
+        );
+    }
 }

@@ -7,7 +7,6 @@ use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
 use ra_ap_syntax::TextRange;
-use serde::Serialize;
 use similar::TextDiff;
 
 use crate::edit::Change;
@@ -214,7 +213,7 @@ fn finding(
 }
 
 /// The span of a dependency key in a manifest, for diagnostics about it.
-fn key_range(text: &str, key: &str) -> TextRange {
+pub(crate) fn key_range(text: &str, key: &str) -> TextRange {
     let mut offset = 0usize;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -257,56 +256,48 @@ pub fn summary(report: &Report, rules: &RuleSet) -> String {
     )
 }
 
-#[derive(Serialize)]
-struct JsonFinding<'a> {
-    file: &'a str,
-    line: usize,
-    column: usize,
-    rule: &'a str,
-    message: &'a str,
-    fixable: bool,
-}
-
-/// Findings as JSON, one object per finding, for tools.
-pub fn json(report: &Report, rules: &RuleSet) -> String {
-    let mut out = Vec::new();
+/// What `--apply` leaves for a person, one line each: `file:line:column: rule-id: message`,
+/// files that could not be migrated included.
+pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
+    let mut lines = Vec::new();
     for file in &report.files {
-        for change in &file.changes {
+        if let Some(error) = &file.error {
+            lines.push(format!("{}: not migrated: {error}", file.display));
+        }
+        for change in file.changes.iter().filter(|c| !is_applied(c, rules)) {
             let (line, column) = line_col(&file.original, change.range.start().into());
-            out.push(JsonFinding {
-                file: &file.display,
-                line,
-                column,
-                rule: change.rule.as_str(),
-                message: &change.message,
-                fixable: is_applied(change, rules),
-            });
+            lines.push(format!(
+                "{}:{line}:{column}: {}: {}",
+                file.display, change.rule, change.message
+            ));
         }
     }
     for manifest in &report.manifests {
-        for change in &manifest.changes {
-            let (line, column) = line_col(
-                &manifest.original,
-                key_range(&manifest.original, &change.key).start().into(),
-            );
-            out.push(JsonFinding {
-                file: &manifest.display,
-                line,
-                column,
-                rule: change.rule.as_str(),
-                message: &change.message,
-                fixable: change.fixable,
-            });
+        if let Some(error) = &manifest.error {
+            lines.push(format!("{}: not migrated: {error}", manifest.display));
+        }
+        for change in manifest.changes.iter().filter(|c| !c.fixable) {
+            let range = key_range(&manifest.original, &change.key);
+            let (line, column) = line_col(&manifest.original, range.start().into());
+            lines.push(format!(
+                "{}:{line}:{column}: {}: {}",
+                manifest.display, change.rule, change.message
+            ));
         }
     }
-    serde_json::to_string_pretty(&out).unwrap_or_else(|_| "[]".to_string())
+    lines
 }
 
+/// The 1-based line and column (in characters, as the diagnostics count) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, column)
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
 }
 
 /// One line per suppression comment: what it suppressed, or that it suppressed nothing.

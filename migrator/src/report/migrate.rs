@@ -1,6 +1,6 @@
 //! The migrate command (`--check`, `--diff`, `--apply`): runs the migration, writes it when
 //! asked, and reports what it found and did. Findings go to stderr as diagnostics (or to stdout
-//! as JSON), the diff to stdout, the lockfile update, device table, suppressions and summary
+//! as JSON, GitHub annotations or SARIF, then alone there), the diff to stdout, the lockfile update, device table, suppressions and summary
 //! to stderr.
 
 use std::io::Write;
@@ -10,7 +10,7 @@ use codespan_reporting::term::termcolor::WriteColor;
 
 use crate::error::Error;
 use crate::migrate::{self, Report};
-use crate::report::{emit, Format};
+use crate::report::{emit, findings, Exit, Format};
 use crate::rules::RuleSet;
 
 /// What the command line asked for.
@@ -30,15 +30,16 @@ pub struct Mode {
 }
 
 /// Migrates the project at `path` as `mode` asks, reporting to `out` (stdout) and `err`
-/// (stderr). Returns how many findings remain: after `--apply`, those it could not resolve;
-/// otherwise every finding (the exit code is 1 when any remain).
+/// (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
+/// `--diff` when there is a diff (or a file it cannot migrate), `--apply` when `--partial`
+/// left files unmigrated (findings that need a person are listed, but the port was written).
 pub fn command(
     path: &Path,
     rules: &RuleSet,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
-) -> Result<usize, Error> {
+) -> Result<Exit, Error> {
     if let Some(note) = migrate::write::resume(path, mode.apply)? {
         writeln!(err, "{note}").map_err(Error::Output)?;
     }
@@ -50,10 +51,16 @@ pub fn command(
             report.root.display()
         )
         .map_err(Error::Output)?;
-        return Ok(0);
+        return Ok(Exit::Success);
     }
+    let mut machine = |render: fn(&[findings::Finding], &RuleSet) -> String| {
+        let list = findings::collect(&report, rules);
+        write!(out, "{}", render(&list, rules))
+    };
     match mode.format {
-        Format::Json => writeln!(out, "{}", emit::json(&report, rules)),
+        Format::Json => machine(|list, _| findings::json(list) + "\n"),
+        Format::Github => machine(|list, _| findings::github(list)),
+        Format::Sarif => machine(|list, rules| findings::sarif(list, rules) + "\n"),
         Format::Human if mode.check => emit::diagnostics(&report, rules, err),
         Format::Human => Ok(()),
     }
@@ -62,10 +69,16 @@ pub fn command(
         apply(&report, mode, err)?;
     }
     outcome(&report, rules, mode, out, err).map_err(Error::Output)?;
-    Ok(if mode.apply {
-        report.unresolved_count(rules)
+    let unmigrated = report.files.iter().any(|f| f.error.is_some())
+        || report.manifests.iter().any(|m| m.error.is_some());
+    Ok(if mode.check {
+        Exit::found_unless(report.finding_count() == 0)
+    } else if mode.apply {
+        Exit::found_unless(!unmigrated)
     } else {
-        report.finding_count()
+        let changes = report.changed_files().next().is_some()
+            || report.manifests.iter().any(|m| m.migrated != m.original);
+        Exit::found_unless(!changes && !unmigrated)
     })
 }
 
@@ -93,7 +106,8 @@ fn outcome(
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> std::io::Result<()> {
-    if mode.apply || mode.diff {
+    if (mode.apply || mode.diff) && mode.format == Format::Human {
+        // The other formats print one document on stdout: the findings.
         write!(out, "{}", emit::diff(report))?;
     }
     if !mode.check && mode.format == Format::Human {
@@ -112,6 +126,19 @@ fn outcome(
     }
     for line in emit::suppression_report(report, rules) {
         writeln!(err, "{line}")?;
+    }
+    if !mode.check && mode.format == Format::Human {
+        // `--check` shows them as diagnostics; `--diff` and `--apply` list them, place first.
+        let left = emit::left_for_a_person(report, rules);
+        if !left.is_empty() {
+            writeln!(
+                err,
+                "left for a person (`burn-migrate explain RULE` shows what to do):"
+            )?;
+            for line in left {
+                writeln!(err, "  {line}")?;
+            }
+        }
     }
     writeln!(err, "{}", emit::summary(report, rules))
 }

@@ -1,0 +1,407 @@
+//! Findings for machines: one sorted list ([`collect`]) rendered as JSON (the schema is
+//! `book/src/findings.schema.json`, described in the guide's "Machine output" page), GitHub
+//! workflow annotations and SARIF 2.1.0.
+
+use std::path::{Path, PathBuf};
+
+use ra_ap_syntax::TextRange;
+use serde::Serialize;
+use serde_json::{json, Value};
+use similar::{DiffOp, TextDiff};
+
+use crate::migrate::{is_applied, Report};
+use crate::rules::RuleSet;
+
+/// The rule id of files (and manifests) that could not be migrated at all: not a rule of
+/// `burn-migrate rules`; the message says why.
+pub const NOT_MIGRATED: &str = "not-migrated";
+
+/// A place in a file: 1-based line and column (in characters) and the 0-based byte offset.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Edit {
+    pub start: Position,
+    pub end: Position,
+    pub replacement: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Fix {
+    pub edits: Vec<Edit>,
+}
+
+/// One finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Relative to the project root, `/`-separated.
+    pub file: String,
+    /// `start.line` and `start.column`, kept for readers of the first JSON format.
+    pub line: usize,
+    pub column: usize,
+    pub start: Position,
+    pub end: Position,
+    pub rule: String,
+    /// `warning`: `--apply` fixes it; `error`: it needs a person.
+    pub severity: &'static str,
+    /// The rule's applicability: `safe` (applied by `--apply`) or `manual`.
+    pub applicability: String,
+    /// Whether `--apply` fixes it.
+    pub fixable: bool,
+    pub message: String,
+    /// The edits that fix it, when the rule knows them (also a `manual` rule's suggestion).
+    pub fix: Option<Fix>,
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+/// Every finding of the report, files and manifests, sorted by file and position.
+pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let applicability = |rule: &str| {
+        rules
+            .get(rule)
+            .map_or("manual".to_string(), |r| r.applicability.to_string())
+    };
+    for file in &report.files {
+        let text = &file.original;
+        for change in &file.changes {
+            let rule = change.rule.to_string();
+            let fixable = is_applied(change, rules);
+            let fix = change.replacement.as_ref().map(|replacement| Fix {
+                edits: vec![Edit {
+                    start: position(text, change.range.start().into()),
+                    end: position(text, change.range.end().into()),
+                    replacement: replacement.clone(),
+                }],
+            });
+            out.push(finding(
+                &file.display,
+                &file.path,
+                text,
+                change.range,
+                (applicability(&rule), rule),
+                fixable,
+                &change.message,
+                fix,
+            ));
+        }
+        if let Some(error) = &file.error {
+            out.push(not_migrated(&file.display, &file.path, text, error));
+        }
+    }
+    for manifest in &report.manifests {
+        let text = &manifest.original;
+        let hunks = line_edits(text, &manifest.migrated);
+        for change in &manifest.changes {
+            let rule = change.rule.to_string();
+            let range = super::emit::key_range(text, &change.key);
+            let fix = change.fixable.then(|| {
+                let line = position(text, range.start().into()).line;
+                let near: Vec<Edit> = hunks
+                    .iter()
+                    .filter(|e| e.start.line <= line + 1 && line <= e.end.line.max(e.start.line))
+                    .cloned()
+                    .collect();
+                Fix {
+                    edits: if near.is_empty() { hunks.clone() } else { near },
+                }
+            });
+            out.push(finding(
+                &manifest.display,
+                &manifest.path,
+                text,
+                range,
+                (applicability(&rule), rule),
+                change.fixable,
+                &change.message,
+                fix,
+            ));
+        }
+        if let Some(error) = &manifest.error {
+            out.push(not_migrated(&manifest.display, &manifest.path, text, error));
+        }
+    }
+    out.sort_by(|a, b| (&a.file, a.start, a.end, &a.rule).cmp(&(&b.file, b.start, b.end, &b.rule)));
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finding(
+    display: &str,
+    path: &Path,
+    text: &str,
+    range: TextRange,
+    (applicability, rule): (String, String),
+    fixable: bool,
+    message: &str,
+    fix: Option<Fix>,
+) -> Finding {
+    let start = position(text, range.start().into());
+    Finding {
+        file: display.replace('\\', "/"),
+        line: start.line,
+        column: start.column,
+        start,
+        end: position(text, range.end().into()),
+        rule,
+        severity: if fixable { "warning" } else { "error" },
+        applicability,
+        fixable,
+        message: message.to_string(),
+        fix,
+        path: path.to_path_buf(),
+    }
+}
+
+fn not_migrated(display: &str, path: &Path, text: &str, error: &str) -> Finding {
+    finding(
+        display,
+        path,
+        text,
+        TextRange::default(),
+        ("manual".to_string(), NOT_MIGRATED.to_string()),
+        false,
+        &format!("{display}: {error}"),
+        None,
+    )
+}
+
+/// The position of a byte offset (clamped to the text and to a character boundary).
+pub fn position(text: &str, offset: usize) -> Position {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Position {
+        line: before.matches('\n').count() + 1,
+        column: before[line_start..].chars().count() + 1,
+        offset,
+    }
+}
+
+/// The line-level edits that turn `old` into `new`.
+fn line_edits(old: &str, new: &str) -> Vec<Edit> {
+    let diff = TextDiff::from_lines(old, new);
+    let old_lines: Vec<&str> = diff.old_slices().to_vec();
+    let new_lines: Vec<&str> = diff.new_slices().to_vec();
+    let offset_of = |line: usize| old_lines[..line].iter().map(|l| l.len()).sum::<usize>();
+    diff.ops()
+        .iter()
+        .filter(|op| !matches!(op, DiffOp::Equal { .. }))
+        .map(|op| {
+            let (old_range, new_range) = (op.old_range(), op.new_range());
+            Edit {
+                start: position(old, offset_of(old_range.start)),
+                end: position(old, offset_of(old_range.end)),
+                replacement: new_lines[new_range].concat(),
+            }
+        })
+        .collect()
+}
+
+/// The findings as a JSON array.
+pub fn json(findings: &[Finding]) -> String {
+    serde_json::to_string_pretty(findings).unwrap_or_else(|_| "[]".to_string())
+}
+
+/// Where a finding's file is for tools that run in the current directory (GitHub resolves
+/// annotation paths from the repository root, where workflows run): relative to the current
+/// directory when the file is below it, else absolute.
+fn artifact_path(finding: &Finding) -> String {
+    let path = std::fs::canonicalize(&finding.path).unwrap_or_else(|_| finding.path.clone());
+    let relative = std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    relative
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// GitHub workflow commands, one `::warning` or `::error` annotation per finding.
+pub fn github(findings: &[Finding]) -> String {
+    let data = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    let mut out = String::new();
+    for f in findings {
+        out.push_str(&format!(
+            "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            f.severity,
+            property(&artifact_path(f)),
+            f.start.line,
+            f.start.column,
+            f.end.line,
+            f.end.column,
+            property(&format!("burn-migrate {}", f.rule)),
+            data(&f.message),
+        ));
+    }
+    out
+}
+
+/// A SARIF 2.1.0 log: the rules (all of them, and `not-migrated` when used) and one result per
+/// finding, columns counted in Unicode code points.
+pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
+    let mut descriptors: Vec<Value> = rules
+        .iter()
+        .map(|rule| {
+            json!({
+                "id": rule.id,
+                "name": rule.id,
+                "shortDescription": { "text": rule.title },
+                "fullDescription": { "text": rule.why.trim() },
+                "help": { "text": rule.hint },
+                "defaultConfiguration": {
+                    "level": if rule.applicability.to_string() == "safe" { "warning" } else { "error" }
+                },
+                "properties": { "applicability": rule.applicability.to_string() },
+            })
+        })
+        .collect();
+    let mut ids: Vec<String> = rules.iter().map(|r| r.id.clone()).collect();
+    if findings.iter().any(|f| f.rule == NOT_MIGRATED) {
+        ids.push(NOT_MIGRATED.to_string());
+        descriptors.push(json!({
+            "id": NOT_MIGRATED,
+            "name": NOT_MIGRATED,
+            "shortDescription": { "text": "A file burn-migrate could not migrate" },
+            "defaultConfiguration": { "level": "error" },
+        }));
+    }
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            let mut result = json!({
+                "ruleId": f.rule,
+                "level": f.severity,
+                "message": { "text": f.message },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri(&artifact_path(f)) },
+                        "region": {
+                            "startLine": f.start.line,
+                            "startColumn": f.start.column,
+                            "endLine": f.end.line,
+                            "endColumn": f.end.column,
+                            "byteOffset": f.start.offset,
+                            "byteLength": f.end.offset - f.start.offset,
+                        },
+                    },
+                }],
+            });
+            if let Some(index) = ids.iter().position(|id| *id == f.rule) {
+                result["ruleIndex"] = json!(index);
+            }
+            result
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "burn-migrate",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": descriptors,
+                },
+            },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+/// A relative path as a URI reference, an absolute one as a `file://` URI.
+fn uri(path: &str) -> String {
+    let mut encoded = String::new();
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                encoded.push(byte as char)
+            }
+            _ => encoded.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    if path.starts_with('/') {
+        format!("file://{encoded}")
+    } else {
+        encoded
+    }
+}
+
+/// `burn-migrate rules --format json`: every rule with its id, title, category,
+/// applicability and hint.
+pub fn rules_json(rules: &RuleSet) -> String {
+    let list: Vec<Value> = rules
+        .iter()
+        .map(|rule| {
+            json!({
+                "id": rule.id,
+                "title": rule.title,
+                "category": super::book::category_name(rule.category),
+                "applicability": rule.applicability.to_string(),
+                "hint": rule.hint,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&list).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters_and_bytes() {
+        let text = "ab\nçd x";
+        let p = position(text, text.find('x').unwrap());
+        assert_eq!((p.line, p.column, p.offset), (2, 4, 7));
+    }
+
+    #[test]
+    fn line_edits_replace_whole_lines() {
+        let edits = line_edits("a\nb = 1\nc\n", "a\nb = 2\nc\n");
+        assert_eq!(edits.len(), 1);
+        assert_eq!((edits[0].start.line, edits[0].end.line), (2, 3));
+        assert_eq!(edits[0].replacement, "b = 2\n");
+    }
+
+    #[test]
+    fn github_escapes_properties_and_data() {
+        let f = Finding {
+            file: "a,b.rs".into(),
+            line: 1,
+            column: 1,
+            start: position("", 0),
+            end: position("", 0),
+            rule: "r".into(),
+            severity: "warning",
+            applicability: "safe".into(),
+            fixable: true,
+            message: "50% done\nnext".into(),
+            fix: None,
+            path: "a,b.rs".into(),
+        };
+        let line = github(&[f]);
+        assert!(
+            line.starts_with("::warning file=a%2Cb.rs,line=1,col=1,"),
+            "{line}"
+        );
+        assert!(line.ends_with("::50%25 done%0Anext\n"), "{line}");
+    }
+}
