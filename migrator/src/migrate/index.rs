@@ -651,23 +651,89 @@ fn phantom_fields(strukt: &ast::Struct, backends: &[BackendParam]) -> Vec<String
         .collect()
 }
 
-/// `PhantomData<B>` (any path ending in `PhantomData`) for a backend `B`.
+/// A `PhantomData<..>` field (any path ending in `PhantomData`) that marks only backend
+/// parameters: `PhantomData<B>`, `PhantomData<fn() -> B>`, `PhantomData<*const B>`,
+/// `PhantomData<Box<B>>`. It mentions a backend `B` and no other generic parameter (or
+/// lifetime) of the items around it, so with the backend gone it marks nothing: it goes.
 pub fn is_phantom_of_backend(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    phantom_argument(ty).is_some_and(|arg| marks_only_backends(&arg, backends))
+}
+
+/// The elements of a `PhantomData<(B, T)>` tuple that mark only backend parameters, when
+/// others stay: the port drops those elements and keeps the field.
+pub fn phantom_backend_tuple_elements(ty: &ast::Type, backends: &[BackendParam]) -> Vec<ast::Type> {
+    let Some(ast::Type::TupleType(tuple)) = phantom_argument(ty) else {
+        return Vec::new();
+    };
+    let elements: Vec<ast::Type> = tuple.fields().collect();
+    let backend_only: Vec<ast::Type> = elements
+        .iter()
+        .filter(|t| marks_only_backends(t, backends))
+        .cloned()
+        .collect();
+    if backend_only.len() == elements.len() {
+        // All of it goes: `is_phantom_of_backend` removes the field.
+        return Vec::new();
+    }
+    backend_only
+}
+
+/// The one type argument of `PhantomData<..>`.
+fn phantom_argument(ty: &ast::Type) -> Option<ast::Type> {
     let ast::Type::PathType(path_type) = ty else {
-        return false;
+        return None;
     };
-    let Some(segment) = path_type.path().and_then(|p| p.segment()) else {
-        return false;
-    };
-    if segment.name_ref().is_none_or(|n| n.text() != "PhantomData") {
+    let segment = path_type.path()?.segment()?;
+    if segment.name_ref()?.text() != "PhantomData" {
+        return None;
+    }
+    let args: Vec<_> = segment.generic_arg_list()?.generic_args().collect();
+    match args.as_slice() {
+        [ast::GenericArg::TypeArg(t)] => t.ty(),
+        _ => None,
+    }
+}
+
+/// Whether `ty` names a backend parameter and no other generic parameter or lifetime of the
+/// items around it (so it means nothing once the backend parameters are gone).
+fn marks_only_backends(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    let others: Vec<String> = ty
+        .syntax()
+        .ancestors()
+        .filter_map(ast::AnyHasGenericParams::cast)
+        .filter_map(|owner| owner.generic_param_list())
+        .flat_map(|list| list.generic_params())
+        .filter_map(|p| match p {
+            ast::GenericParam::TypeParam(t) => Some(t.name()?.text().to_string()),
+            ast::GenericParam::ConstParam(c) => Some(c.name()?.text().to_string()),
+            ast::GenericParam::LifetimeParam(_) => None,
+        })
+        .filter(|n| !backends.iter().any(|b| &b.name == n))
+        .collect();
+    if ty
+        .syntax()
+        .descendants()
+        .filter_map(ast::Lifetime::cast)
+        .any(|l| l.text() != "'static")
+    {
         return false;
     }
-    let Some(list) = segment.generic_arg_list() else {
-        return false;
-    };
-    let args: Vec<_> = list.generic_args().collect();
-    matches!(args.as_slice(), [ast::GenericArg::TypeArg(t)]
-        if t.ty().as_ref().and_then(type_as_ident).is_some_and(|n| backends.iter().any(|b| b.name == n)))
+    let mut any_backend = false;
+    for path in ty.syntax().descendants().filter_map(ast::Path::cast) {
+        if path.qualifier().is_some() {
+            continue;
+        }
+        let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
+            continue;
+        };
+        let name = name.text();
+        if backends.iter().any(|b| b.name == *name) {
+            any_backend = true;
+        } else if others.iter().any(|o| *o == *name) {
+            return false;
+        }
+    }
+    any_backend
 }
 
 /// Collects what a file imports, and the names of the items it defines.

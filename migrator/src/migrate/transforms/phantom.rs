@@ -1,12 +1,14 @@
-//! Fields that only held the backend parameter (`_backend: PhantomData<B>`) disappear with
-//! it, and so do their initializers in struct literals, in any file of the workspace.
+//! Fields that only held the backend parameter (`_backend: PhantomData<B>`, or
+//! `PhantomData<fn() -> B>`, `PhantomData<*const B>`, ...) disappear with it, and so do their
+//! initializers in struct literals, in any file of the workspace. A marker of the backend and
+//! other parameters (`PhantomData<(B, T)>`) keeps its field and loses the backend's elements.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
 use crate::edit::Change;
-use crate::migrate::index::is_phantom_of_backend;
+use crate::migrate::index::{is_phantom_of_backend, phantom_backend_tuple_elements};
 use crate::rules::RuleId;
 use crate::util::syntax::{remove_list_elements, segment_names};
 
@@ -29,6 +31,16 @@ pub fn run(ctx: &mut FileCtx) {
             &remove,
             "remove the field that held the backend type parameter",
         );
+        for field in all
+            .iter()
+            .zip(&remove)
+            .filter(|(_, r)| !**r)
+            .map(|(f, _)| f)
+        {
+            if let Some(ty) = field.ty() {
+                drop_tuple_elements(ctx, &ty, &scope);
+            }
+        }
     }
 
     for literal in ctx.root().descendants().filter_map(ast::RecordExpr::cast) {
@@ -56,6 +68,45 @@ pub fn run(ctx: &mut FileCtx) {
             &remove,
             "the backend marker field no longer exists",
         );
+    }
+}
+
+/// `PhantomData<(B, T)>` -> `PhantomData<T>`: the elements that marked only the backend go;
+/// a single element left stands alone, without the parentheses of a one-element tuple.
+fn drop_tuple_elements(
+    ctx: &mut FileCtx,
+    ty: &ast::Type,
+    scope: &[crate::migrate::index::BackendParam],
+) {
+    let backend_only = phantom_backend_tuple_elements(ty, scope);
+    let Some(tuple) = backend_only
+        .first()
+        .and_then(|t| t.syntax().parent())
+        .and_then(ast::TupleType::cast)
+    else {
+        return;
+    };
+    let elements: Vec<ast::Type> = tuple.fields().collect();
+    let remove: Vec<bool> = elements.iter().map(|e| backend_only.contains(e)).collect();
+    let message = "the backend type parameter no longer exists; the marker keeps the others";
+    let kept: Vec<&ast::Type> = elements
+        .iter()
+        .zip(&remove)
+        .filter(|(_, r)| !**r)
+        .map(|(e, _)| e)
+        .collect();
+    if let [only] = kept.as_slice() {
+        ctx.push(Change::edit(
+            tuple.syntax().text_range(),
+            only.syntax().text().to_string(),
+            RuleId::BackendPhantomField,
+            message,
+        ));
+        return;
+    }
+    let nodes: Vec<_> = elements.iter().map(|e| e.syntax().clone()).collect();
+    for range in remove_list_elements(&nodes, &remove).unwrap_or_default() {
+        ctx.push(Change::delete(range, RuleId::BackendPhantomField, message));
     }
 }
 
