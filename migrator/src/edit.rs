@@ -239,6 +239,31 @@ mod tests {
     }
 
     #[test]
+    fn applied_ranges_say_what_apply_took_out() {
+        let text = "use a;\n\ntype X = A;\ntype Y = B;\n\nfn main() {}\n";
+        let edits = normalize(vec![
+            Change::edit(range(0, 5), "use bb", RuleKey::User("e"), ""),
+            Change::delete(range(8, 32), RuleKey::User("d"), ""),
+        ])
+        .unwrap();
+        // The deletion takes the blank line after it too.
+        assert_eq!(
+            applied_ranges(text, &edits),
+            vec![(range(0, 5), 6), (range(8, 33), 0)]
+        );
+        // Rebuilding the text from the ranges gives what `apply` wrote.
+        let mut rebuilt = String::new();
+        let mut cursor = 0;
+        for ((taken, _), edit) in applied_ranges(text, &edits).iter().zip(&edits) {
+            rebuilt.push_str(&text[cursor..usize::from(taken.start())]);
+            rebuilt.push_str(edit.replacement.as_deref().unwrap_or_default());
+            cursor = usize::from(taken.end());
+        }
+        rebuilt.push_str(&text[cursor..]);
+        assert_eq!(rebuilt, apply(text, &edits));
+    }
+
+    #[test]
     fn manual_findings_are_not_edits() {
         let edits = normalize(vec![Change::manual(
             range(0, 1),

@@ -8,12 +8,13 @@
 //! the edits of every pass and looked up once in the rewritten tree.
 
 use ra_ap_syntax::ast::{self, HasGenericParams, HasName};
-use ra_ap_syntax::{AstNode, TextRange, TextSize};
+use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
 
 use crate::edit::Change;
 use crate::migrate::source::SourceFile;
 use crate::migrate::transforms::FileCtx;
 use crate::rules::RuleId;
+use crate::util::syntax::prev_significant;
 
 /// A use of a backend parameter in the original text: where, and its name.
 #[derive(Debug, Clone)]
@@ -23,9 +24,10 @@ pub struct Use {
 }
 
 /// Every path that starts with a backend parameter in scope (`B`, `B::FloatElem`,
-/// `<B as Backend>::IntElem`, `helper::<B>`), imports aside.
+/// `<B as Backend>::IntElem`, `helper::<B>`), imports aside, and every identifier naming one
+/// in a macro's arguments (`format!("{}", type_name::<B>())`), which are not parsed as paths.
 pub fn uses(ctx: &FileCtx) -> Vec<Use> {
-    let mut out = Vec::new();
+    let mut out = macro_uses(ctx);
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
         if path.qualifier().is_some() {
             continue;
@@ -49,6 +51,40 @@ pub fn uses(ctx: &FileCtx) -> Vec<Use> {
                 range: name.syntax().text_range(),
                 name: text,
             });
+        }
+    }
+    out
+}
+
+fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
+    let mut out = Vec::new();
+    for tree in ctx.root().descendants().filter_map(ast::TokenTree::cast) {
+        // Only the outermost tree of a macro call; nested trees are its tokens' parents too.
+        if tree
+            .syntax()
+            .parent()
+            .is_some_and(|p| ast::TokenTree::can_cast(p.kind()))
+        {
+            continue;
+        }
+        let mut scope = None;
+        for token in tree
+            .syntax()
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == SyntaxKind::IDENT)
+        {
+            // `Letter::B`, `x.B` name something else.
+            if prev_significant(&token).is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
+                continue;
+            }
+            let scope = scope.get_or_insert_with(|| ctx.backends_in_scope(tree.syntax()));
+            if scope.iter().any(|b| b.name == token.text()) {
+                out.push(Use {
+                    range: token.text_range(),
+                    name: token.text().to_string(),
+                });
+            }
         }
     }
     out
@@ -120,4 +156,65 @@ pub fn findings(
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile::from_text(
+            "lib.rs".into(),
+            "lib.rs".to_string(),
+            text.to_string(),
+            0,
+            ra_ap_syntax::Edition::Edition2021,
+        )
+    }
+
+    fn range(a: u32, b: u32) -> TextRange {
+        TextRange::new(a.into(), b.into())
+    }
+
+    const ORIGINAL: &str = "fn f<B: Backend>() { let x: B = 1; }";
+
+    fn use_of_b() -> Use {
+        let at = ORIGINAL.find(": B =").unwrap() as u32 + 2;
+        Use {
+            range: range(at, at + 1),
+            name: "B".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_use_that_outlives_its_parameter_through_every_pass_is_reported() {
+        // Pass 1 removes `<B: Backend>` (5..16); pass 2 puts a line above the function.
+        let passes = vec![vec![(range(4, 16), 0)], vec![(range(0, 0), 6)]];
+        let last = file("// f\n\nfn f() { let x: B = 1; }");
+        let found = findings(&[use_of_b()], &[], &passes, &last);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].range, use_of_b().range);
+        assert_eq!(found[0].rule, RuleId::DanglingBackendParam);
+    }
+
+    #[test]
+    fn a_use_a_later_pass_rewrites_is_not_reported() {
+        let passes = vec![vec![(range(4, 16), 0)], vec![(range(14, 18), 4)]];
+        let last = file("fn f() { let x: i64 = 1; }");
+        assert!(findings(&[use_of_b()], &[], &passes, &last).is_empty());
+    }
+
+    #[test]
+    fn a_use_whose_parameter_stays_or_another_rule_reports_is_not_reported() {
+        let last = file(ORIGINAL);
+        assert!(findings(&[use_of_b()], &[], &[], &last).is_empty());
+        let reported = Change::manual(
+            use_of_b().range,
+            RuleId::BackendAssociatedItem,
+            "reported already",
+        );
+        let passes = vec![vec![(range(4, 16), 0)]];
+        let last = file("fn f() { let x: B = 1; }");
+        assert!(findings(&[use_of_b()], &[reported], &passes, &last).is_empty());
+    }
 }

@@ -122,6 +122,9 @@ pub struct Index {
     workspace_burn_glob: bool,
     /// Names of the items the workspace defines.
     workspace_items: HashSet<String>,
+    /// Names of the generic free functions the workspace defines (not methods: a method's
+    /// name says nothing about which type's method a call reaches).
+    workspace_generic_fns: HashSet<String>,
 }
 
 /// A generic parameter found to be a backend.
@@ -152,6 +155,17 @@ impl Index {
                 .workspace_items
                 .extend(names.local_items.iter().cloned());
         }
+        index.workspace_generic_fns = files
+            .iter()
+            .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Fn::cast))
+            .filter(|f| f.generic_param_list().is_some())
+            .filter(|f| {
+                f.syntax().parent().is_some_and(|p| {
+                    ast::SourceFile::can_cast(p.kind()) || ast::ItemList::can_cast(p.kind())
+                })
+            })
+            .filter_map(|f| Some(f.name()?.text().to_string()))
+            .collect();
         index.collect_backend_traits(files);
         index.modules = files
             .iter()
@@ -450,7 +464,9 @@ impl Index {
     /// little about which function is called), whose arguments are judged one by one.
     pub fn project_backend_positions(&self, file: usize, owner: &str) -> Option<Vec<bool>> {
         let file_names = self.files.get(file)?;
-        if file_names.burn_imports.contains_key(owner) || !self.workspace_items.contains(owner) {
+        let defined =
+            self.workspace_items.contains(owner) || self.workspace_generic_fns.contains(owner);
+        if file_names.burn_imports.contains_key(owner) || !defined {
             return None;
         }
         Some(
