@@ -294,9 +294,22 @@ impl Index {
                     continue;
                 }
                 if let Some(strukt) = ast::Struct::cast(node.clone()) {
-                    let fields = phantom_fields(&strukt, &backend_params);
+                    let fields = phantom_fields(strukt.field_list(), &backend_params);
                     if !fields.is_empty() {
                         self.phantom_fields.insert(name.clone(), fields);
+                    }
+                }
+                // Record variants: `Layer::Marker { _backend: PhantomData }` is built by the
+                // variant's name.
+                let variants = ast::Enum::cast(node.clone())
+                    .and_then(|e| e.variant_list())
+                    .into_iter()
+                    .flat_map(|list| list.variants());
+                for variant in variants {
+                    let fields = phantom_fields(variant.field_list(), &backend_params);
+                    if let (Some(variant), false) = (variant.name(), fields.is_empty()) {
+                        self.phantom_fields
+                            .insert(variant.text().to_string(), fields);
                     }
                 }
                 let autodiff = backend_params.iter().any(|b| b.autodiff);
@@ -656,8 +669,8 @@ pub fn backend_device_path(path: &ast::Path, backends: &[BackendParam]) -> bool 
         })
 }
 
-fn phantom_fields(strukt: &ast::Struct, backends: &[BackendParam]) -> Vec<String> {
-    let Some(ast::FieldList::RecordFieldList(fields)) = strukt.field_list() else {
+fn phantom_fields(fields: Option<ast::FieldList>, backends: &[BackendParam]) -> Vec<String> {
+    let Some(ast::FieldList::RecordFieldList(fields)) = fields else {
         return Vec::new();
     };
     fields

@@ -126,10 +126,16 @@ fn remove_elements(
             }
         }
         None => {
-            // Every field goes: delete from the first to the last, a trailing comma included.
             let (Some(first), Some(last)) = (nodes.first(), nodes.last()) else {
                 return;
             };
+            // Every field goes. With nothing but whitespace and commas around them, the
+            // braces close: `struct Marker {}`, `Self {}`.
+            if let Some(inside) = between_braces(first) {
+                ctx.push(Change::delete(inside, RuleId::BackendPhantomField, message));
+                return;
+            }
+            // Otherwise delete from the first to the last, a trailing comma included.
             let mut end = last.text_range().end();
             if let Some(comma) = last
                 .last_token()
@@ -145,6 +151,27 @@ fn remove_elements(
             ));
         }
     }
+}
+
+/// The text between the braces of the list `field` is in, when it holds only fields, commas
+/// and whitespace (no comment, no `..base`).
+fn between_braces(field: &ra_ap_syntax::SyntaxNode) -> Option<TextRange> {
+    use ra_ap_syntax::SyntaxKind;
+    let list = field.parent()?;
+    let open = list
+        .children_with_tokens()
+        .find(|e| e.kind() == SyntaxKind::L_CURLY)?;
+    let close = list
+        .children_with_tokens()
+        .find(|e| e.kind() == SyntaxKind::R_CURLY)?;
+    let plain = list.children_with_tokens().all(|e| {
+        matches!(
+            e.kind(),
+            SyntaxKind::L_CURLY | SyntaxKind::R_CURLY | SyntaxKind::WHITESPACE | SyntaxKind::COMMA
+        ) || ast::RecordField::can_cast(e.kind())
+            || ast::RecordExprField::can_cast(e.kind())
+    });
+    plain.then(|| TextRange::new(open.text_range().end(), close.text_range().start()))
 }
 
 fn field_name(field: &ast::RecordExprField) -> Option<String> {
