@@ -2,7 +2,8 @@
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
 //! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`suppress`]
+//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), `dangling`
+//! (after the fixed point: uses of a removed backend parameter no rule rewrote), [`suppress`]
 //! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
 //! transactional `--apply`).
 
