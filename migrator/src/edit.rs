@@ -108,22 +108,64 @@ pub fn normalize(mut edits: Vec<Change>) -> Result<Vec<Change>, OverlapError> {
 pub fn apply(text: &str, edits: &[Change]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut cursor = 0usize;
-    for edit in edits {
-        let start = usize::from(edit.range.start());
-        let end = usize::from(edit.range.end());
-        out.push_str(&text[cursor..start]);
-        let replacement = edit.replacement.as_deref().unwrap_or_default();
-        out.push_str(replacement);
-        cursor = end;
-        // Deleting whole lines between two blank lines would leave a double gap (two aliases
-        // in a row, say): keep one blank line.
-        let deletes_lines = replacement.is_empty() && start < end && text[..end].ends_with('\n');
-        if deletes_lines && out.ends_with("\n\n") && text[cursor..].starts_with('\n') {
-            cursor += 1;
-        }
+    for span in spans(text, edits) {
+        out.push_str(&text[cursor..span.start]);
+        out.push_str(span.replacement);
+        cursor = span.end;
     }
     out.push_str(&text[cursor..]);
     out
+}
+
+/// What `apply` replaced: for each edit, the text it took out of the old text (which may be
+/// one newline longer than the edit's range) and the length it put in.
+pub fn applied_ranges(text: &str, edits: &[Change]) -> Vec<(TextRange, usize)> {
+    spans(text, edits)
+        .map(|s| {
+            let range =
+                TextRange::new(TextSize::from(s.start as u32), TextSize::from(s.end as u32));
+            (range, s.replacement.len())
+        })
+        .collect()
+}
+
+struct Span<'a> {
+    start: usize,
+    end: usize,
+    replacement: &'a str,
+}
+
+fn spans<'a>(text: &'a str, edits: &'a [Change]) -> impl Iterator<Item = Span<'a>> + 'a {
+    // Whether the output so far ends with a blank line, which `apply` needs to know; tracked
+    // from the pieces so that the ranges and the text always agree.
+    let mut cursor = 0usize;
+    let mut tail = String::new();
+    edits.iter().map(move |edit| {
+        let start = usize::from(edit.range.start());
+        let mut end = usize::from(edit.range.end());
+        let replacement = edit.replacement.as_deref().unwrap_or_default();
+        remember_tail(&mut tail, &text[cursor..start]);
+        remember_tail(&mut tail, replacement);
+        // Deleting whole lines between two blank lines would leave a double gap (two aliases
+        // in a row, say): keep one blank line.
+        let deletes_lines = replacement.is_empty() && start < end && text[..end].ends_with('\n');
+        if deletes_lines && tail.ends_with("\n\n") && text[end..].starts_with('\n') {
+            end += 1;
+        }
+        cursor = end;
+        Span {
+            start,
+            end,
+            replacement,
+        }
+    })
+}
+
+/// Keeps the last two characters of the output `apply` writes.
+fn remember_tail(tail: &mut String, piece: &str) {
+    tail.push_str(piece);
+    let keep = tail.char_indices().rev().nth(1).map_or(0, |(i, _)| i);
+    tail.drain(..keep);
 }
 
 #[cfg(test)]
@@ -194,6 +236,31 @@ mod tests {
         let edits = normalize(vec![Change::delete(range(8, 32), RuleKey::User("d"), "")]).unwrap();
         assert_eq!(&text[8..32], "type X = A;\ntype Y = B;\n");
         assert_eq!(apply(text, &edits), "use a;\n\nfn main() {}\n");
+    }
+
+    #[test]
+    fn applied_ranges_say_what_apply_took_out() {
+        let text = "use a;\n\ntype X = A;\ntype Y = B;\n\nfn main() {}\n";
+        let edits = normalize(vec![
+            Change::edit(range(0, 5), "use bb", RuleKey::User("e"), ""),
+            Change::delete(range(8, 32), RuleKey::User("d"), ""),
+        ])
+        .unwrap();
+        // The deletion takes the blank line after it too.
+        assert_eq!(
+            applied_ranges(text, &edits),
+            vec![(range(0, 5), 6), (range(8, 33), 0)]
+        );
+        // Rebuilding the text from the ranges gives what `apply` wrote.
+        let mut rebuilt = String::new();
+        let mut cursor = 0;
+        for ((taken, _), edit) in applied_ranges(text, &edits).iter().zip(&edits) {
+            rebuilt.push_str(&text[cursor..usize::from(taken.start())]);
+            rebuilt.push_str(edit.replacement.as_deref().unwrap_or_default());
+            cursor = usize::from(taken.end());
+        }
+        rebuilt.push_str(&text[cursor..]);
+        assert_eq!(rebuilt, apply(text, &edits));
     }
 
     #[test]

@@ -122,6 +122,9 @@ pub struct Index {
     workspace_burn_glob: bool,
     /// Names of the items the workspace defines.
     workspace_items: HashSet<String>,
+    /// Names of the generic free functions the workspace defines (not methods: a method's
+    /// name says nothing about which type's method a call reaches).
+    workspace_generic_fns: HashSet<String>,
 }
 
 /// A generic parameter found to be a backend.
@@ -152,6 +155,17 @@ impl Index {
                 .workspace_items
                 .extend(names.local_items.iter().cloned());
         }
+        index.workspace_generic_fns = files
+            .iter()
+            .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Fn::cast))
+            .filter(|f| f.generic_param_list().is_some())
+            .filter(|f| {
+                f.syntax().parent().is_some_and(|p| {
+                    ast::SourceFile::can_cast(p.kind()) || ast::ItemList::can_cast(p.kind())
+                })
+            })
+            .filter_map(|f| Some(f.name()?.text().to_string()))
+            .collect();
         index.collect_backend_traits(files);
         index.modules = files
             .iter()
@@ -280,9 +294,22 @@ impl Index {
                     continue;
                 }
                 if let Some(strukt) = ast::Struct::cast(node.clone()) {
-                    let fields = phantom_fields(&strukt, &backend_params);
+                    let fields = phantom_fields(strukt.field_list(), &backend_params);
                     if !fields.is_empty() {
                         self.phantom_fields.insert(name.clone(), fields);
+                    }
+                }
+                // Record variants: `Layer::Marker { _backend: PhantomData }` is built by the
+                // variant's name.
+                let variants = ast::Enum::cast(node.clone())
+                    .and_then(|e| e.variant_list())
+                    .into_iter()
+                    .flat_map(|list| list.variants());
+                for variant in variants {
+                    let fields = phantom_fields(variant.field_list(), &backend_params);
+                    if let (Some(variant), false) = (variant.name(), fields.is_empty()) {
+                        self.phantom_fields
+                            .insert(variant.text().to_string(), fields);
                     }
                 }
                 let autodiff = backend_params.iter().any(|b| b.autodiff);
@@ -450,7 +477,9 @@ impl Index {
     /// little about which function is called), whose arguments are judged one by one.
     pub fn project_backend_positions(&self, file: usize, owner: &str) -> Option<Vec<bool>> {
         let file_names = self.files.get(file)?;
-        if file_names.burn_imports.contains_key(owner) || !self.workspace_items.contains(owner) {
+        let defined =
+            self.workspace_items.contains(owner) || self.workspace_generic_fns.contains(owner);
+        if file_names.burn_imports.contains_key(owner) || !defined {
             return None;
         }
         Some(
@@ -640,8 +669,8 @@ pub fn backend_device_path(path: &ast::Path, backends: &[BackendParam]) -> bool 
         })
 }
 
-fn phantom_fields(strukt: &ast::Struct, backends: &[BackendParam]) -> Vec<String> {
-    let Some(ast::FieldList::RecordFieldList(fields)) = strukt.field_list() else {
+fn phantom_fields(fields: Option<ast::FieldList>, backends: &[BackendParam]) -> Vec<String> {
+    let Some(ast::FieldList::RecordFieldList(fields)) = fields else {
         return Vec::new();
     };
     fields
@@ -651,23 +680,89 @@ fn phantom_fields(strukt: &ast::Struct, backends: &[BackendParam]) -> Vec<String
         .collect()
 }
 
-/// `PhantomData<B>` (any path ending in `PhantomData`) for a backend `B`.
+/// A `PhantomData<..>` field (any path ending in `PhantomData`) that marks only backend
+/// parameters: `PhantomData<B>`, `PhantomData<fn() -> B>`, `PhantomData<*const B>`,
+/// `PhantomData<Box<B>>`. It mentions a backend `B` and no other generic parameter (or
+/// lifetime) of the items around it, so with the backend gone it marks nothing: it goes.
 pub fn is_phantom_of_backend(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    phantom_argument(ty).is_some_and(|arg| marks_only_backends(&arg, backends))
+}
+
+/// The elements of a `PhantomData<(B, T)>` tuple that mark only backend parameters, when
+/// others stay: the port drops those elements and keeps the field.
+pub fn phantom_backend_tuple_elements(ty: &ast::Type, backends: &[BackendParam]) -> Vec<ast::Type> {
+    let Some(ast::Type::TupleType(tuple)) = phantom_argument(ty) else {
+        return Vec::new();
+    };
+    let elements: Vec<ast::Type> = tuple.fields().collect();
+    let backend_only: Vec<ast::Type> = elements
+        .iter()
+        .filter(|t| marks_only_backends(t, backends))
+        .cloned()
+        .collect();
+    if backend_only.len() == elements.len() {
+        // All of it goes: `is_phantom_of_backend` removes the field.
+        return Vec::new();
+    }
+    backend_only
+}
+
+/// The one type argument of `PhantomData<..>`.
+fn phantom_argument(ty: &ast::Type) -> Option<ast::Type> {
     let ast::Type::PathType(path_type) = ty else {
-        return false;
+        return None;
     };
-    let Some(segment) = path_type.path().and_then(|p| p.segment()) else {
-        return false;
-    };
-    if segment.name_ref().is_none_or(|n| n.text() != "PhantomData") {
+    let segment = path_type.path()?.segment()?;
+    if segment.name_ref()?.text() != "PhantomData" {
+        return None;
+    }
+    let args: Vec<_> = segment.generic_arg_list()?.generic_args().collect();
+    match args.as_slice() {
+        [ast::GenericArg::TypeArg(t)] => t.ty(),
+        _ => None,
+    }
+}
+
+/// Whether `ty` names a backend parameter and no other generic parameter or lifetime of the
+/// items around it (so it means nothing once the backend parameters are gone).
+fn marks_only_backends(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    let others: Vec<String> = ty
+        .syntax()
+        .ancestors()
+        .filter_map(ast::AnyHasGenericParams::cast)
+        .filter_map(|owner| owner.generic_param_list())
+        .flat_map(|list| list.generic_params())
+        .filter_map(|p| match p {
+            ast::GenericParam::TypeParam(t) => Some(t.name()?.text().to_string()),
+            ast::GenericParam::ConstParam(c) => Some(c.name()?.text().to_string()),
+            ast::GenericParam::LifetimeParam(_) => None,
+        })
+        .filter(|n| !backends.iter().any(|b| &b.name == n))
+        .collect();
+    if ty
+        .syntax()
+        .descendants()
+        .filter_map(ast::Lifetime::cast)
+        .any(|l| l.text() != "'static")
+    {
         return false;
     }
-    let Some(list) = segment.generic_arg_list() else {
-        return false;
-    };
-    let args: Vec<_> = list.generic_args().collect();
-    matches!(args.as_slice(), [ast::GenericArg::TypeArg(t)]
-        if t.ty().as_ref().and_then(type_as_ident).is_some_and(|n| backends.iter().any(|b| b.name == n)))
+    let mut any_backend = false;
+    for path in ty.syntax().descendants().filter_map(ast::Path::cast) {
+        if path.qualifier().is_some() {
+            continue;
+        }
+        let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
+            continue;
+        };
+        let name = name.text();
+        if backends.iter().any(|b| b.name == *name) {
+            any_backend = true;
+        } else if others.iter().any(|o| *o == *name) {
+            return false;
+        }
+    }
+    any_backend
 }
 
 /// Collects what a file imports, and the names of the items it defines.

@@ -2,10 +2,12 @@
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
 //! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`suppress`]
+//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), `dangling`
+//! (after the fixed point: uses of a removed backend parameter no rule rewrote), [`suppress`]
 //! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
 //! transactional `--apply`).
 
+mod dangling;
 pub mod discover;
 pub mod feature_refs;
 pub mod index;
@@ -154,10 +156,14 @@ pub fn rewrite_sources(
         })
         .collect();
     let mut current: Vec<SourceFile> = files.to_vec();
+    // Per file: the uses of backend parameters the first pass saw, and each pass's edits.
+    let mut backend_uses: Vec<Vec<dangling::Use>> = vec![Vec::new(); files.len()];
+    let mut pass_edits: Vec<Vec<Vec<(ra_ap_syntax::TextRange, usize)>>> =
+        vec![Vec::new(); files.len()];
 
     for pass in 0..MAX_PASSES {
         let index = Index::build(&current, rules);
-        let rewritten: Vec<Option<SourceFile>> = outcomes
+        let rewritten: Vec<Rewritten> = outcomes
             .par_iter_mut()
             .zip(current.par_iter())
             .enumerate()
@@ -167,11 +173,15 @@ pub fn rewrite_sources(
             .collect::<Result<_, Error>>()?;
         let mut any_edit = false;
         for (file_id, next) in rewritten.into_iter().enumerate() {
+            if pass == 0 {
+                backend_uses[file_id] = next.backend_uses;
+            }
             if outcomes[file_id].error.is_some() {
                 // Left unchanged: the original text, whatever earlier passes made of it.
                 current[file_id] = files[file_id].clone();
-            } else if let Some(next) = next {
-                current[file_id] = next;
+            } else if let Some(text) = next.file {
+                current[file_id] = text;
+                pass_edits[file_id].push(next.edits);
                 any_edit = true;
             }
         }
@@ -203,6 +213,19 @@ pub fn rewrite_sources(
             }
             outcome.migrated = current.text.clone();
         });
+    // Uses of a removed backend parameter that no rule rewrote or reported.
+    outcomes
+        .par_iter_mut()
+        .zip(current.par_iter())
+        .zip(backend_uses.par_iter().zip(pass_edits.par_iter()))
+        .for_each(|((outcome, current), (uses, passes))| {
+            if outcome.error.is_some() || uses.is_empty() {
+                return;
+            }
+            let found = dangling::findings(uses, &outcome.changes, passes, current);
+            let found = crate::migrate::suppress::apply(found, &mut outcome.suppressions);
+            outcome.changes.extend(found);
+        });
     Ok(outcomes)
 }
 
@@ -221,6 +244,17 @@ fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
     }
 }
 
+/// What one pass made of one file.
+#[derive(Default)]
+struct Rewritten {
+    /// The rewritten file, if the pass changed it.
+    file: Option<SourceFile>,
+    /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
+    edits: Vec<(ra_ap_syntax::TextRange, usize)>,
+    /// In the first pass: the uses of backend parameters (for the `dangling` check).
+    backend_uses: Vec<dangling::Use>,
+}
+
 /// One pass of the rules over one file: records the first pass's findings in `outcome` and
 /// returns the rewritten file, if the pass changed it.
 #[allow(clippy::too_many_arguments)]
@@ -232,12 +266,17 @@ fn rewrite_file(
     file_id: usize,
     file: &SourceFile,
     outcome: &mut FileOutcome,
-) -> Result<Option<SourceFile>, Error> {
+) -> Result<Rewritten, Error> {
     if outcome.error.is_some() {
-        return Ok(None);
+        return Ok(Rewritten::default());
     }
     let mut ctx = FileCtx::new(index, rules, file_id, file, migrated);
     transforms::run_all(&mut ctx)?;
+    let backend_uses = if pass == 0 && !migrated {
+        dangling::uses(&ctx)
+    } else {
+        Vec::new()
+    };
     if pass == 0 {
         outcome.device_choices = std::mem::take(&mut ctx.device_choices);
     }
@@ -267,23 +306,32 @@ fn rewrite_file(
             outcome.error = Some(format!(
                 "left unchanged: {overlap} (a bug in burn-migrate; please report it)"
             ));
-            return Ok(None);
+            return Ok(Rewritten::default());
         }
     };
+    let unchanged = Rewritten {
+        backend_uses,
+        ..Rewritten::default()
+    };
     if edits.is_empty() {
-        return Ok(None);
+        return Ok(unchanged);
     }
     let text = edit::apply(&file.text, &edits);
     if text == file.text {
-        return Ok(None);
+        return Ok(unchanged);
     }
-    Ok(Some(SourceFile::from_text(
-        file.path.clone(),
-        file.display.clone(),
-        text,
-        file.package,
-        file.edition,
-    )))
+    let applied = edit::applied_ranges(&file.text, &edits);
+    Ok(Rewritten {
+        file: Some(SourceFile::from_text(
+            file.path.clone(),
+            file.display.clone(),
+            text,
+            file.package,
+            file.edition,
+        )),
+        edits: applied,
+        backend_uses: unchanged.backend_uses,
+    })
 }
 
 /// Findings that stay even inside rewritten text: what they report is lost with that text (the

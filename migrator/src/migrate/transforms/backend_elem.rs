@@ -1,6 +1,8 @@
 //! Conversions to the backend's element type disappear: `.convert::<B::FloatElem>()` on
 //! `TensorData` (`Tensor::from_data` casts to the device's float type in Burn 0.22) and
-//! `.elem::<B::IntElem>()` on Rust scalars (plain `i64`/`f32` values go into `TensorData`).
+//! `.elem::<B::IntElem>()` on Rust scalars (plain `i64`/`f32` values go into `TensorData`),
+//! and `B::FloatElem::from_elem(x)` / `B::FloatElem::from(x)` become `x` (Burn 0.22 scalar
+//! arguments take plain numbers).
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
 use ra_ap_syntax::{AstNode, TextRange};
@@ -13,6 +15,7 @@ use crate::util::syntax::{path_as_ident, segment_names};
 const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
 
 pub fn run(ctx: &mut FileCtx) {
+    from_elem_calls(ctx);
     for call in ctx
         .root()
         .descendants()
@@ -95,4 +98,81 @@ fn is_backend_element(
         .is_some_and(
             |a| matches!(a, ast::GenericArg::TypeArg(t) if t.ty().is_some_and(|t| is_backend(&t))),
         )
+}
+
+/// `B::FloatElem::from_elem(x)`, `<B as Backend>::IntElem::from_elem(x)`,
+/// `B::FloatElem::from(x)` -> `x`, in parentheses where the call's place needs them.
+fn from_elem_calls(ctx: &mut FileCtx) {
+    for call in ctx.root().descendants().filter_map(ast::CallExpr::cast) {
+        let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+            continue;
+        };
+        let Some(path) = callee.path() else { continue };
+        let Some(function) = path.segment().and_then(|s| s.name_ref()) else {
+            continue;
+        };
+        if function.text() != "from_elem" && function.text() != "from" {
+            continue;
+        }
+        let Some(owner) = path.qualifier() else {
+            continue;
+        };
+        let Some(args) = call.arg_list() else {
+            continue;
+        };
+        let args: Vec<ast::Expr> = args.args().collect();
+        let [arg] = args.as_slice() else { continue };
+        let scope = ctx.backends_in_scope(call.syntax());
+        if !is_backend_element(ctx, &ast::make::ty_path(owner), &scope) {
+            continue;
+        }
+        let text = arg.syntax().text().to_string();
+        let replacement = if needs_parentheses(arg, &call) {
+            format!("({text})")
+        } else {
+            text
+        };
+        ctx.push(Change::edit(
+            call.syntax().text_range(),
+            replacement,
+            RuleId::FromBackendElem,
+            "Burn 0.22 has no backend element types; scalar arguments take the plain number",
+        ));
+    }
+}
+
+/// Whether `arg`, written where `call` was, would bind differently without parentheses.
+fn needs_parentheses(arg: &ast::Expr, call: &ast::CallExpr) -> bool {
+    let atomic = matches!(
+        arg,
+        ast::Expr::Literal(_)
+            | ast::Expr::PathExpr(_)
+            | ast::Expr::CallExpr(_)
+            | ast::Expr::MethodCallExpr(_)
+            | ast::Expr::FieldExpr(_)
+            | ast::Expr::IndexExpr(_)
+            | ast::Expr::ParenExpr(_)
+            | ast::Expr::TupleExpr(_)
+            | ast::Expr::ArrayExpr(_)
+            | ast::Expr::MacroExpr(_)
+            | ast::Expr::BlockExpr(_)
+    );
+    if atomic {
+        return false;
+    }
+    let Some(parent) = call.syntax().parent() else {
+        return false;
+    };
+    // Places that take any expression whole.
+    let whole = ast::ArgList::can_cast(parent.kind())
+        || ast::LetStmt::can_cast(parent.kind())
+        || ast::ExprStmt::can_cast(parent.kind())
+        || ast::StmtList::can_cast(parent.kind())
+        || ast::ParenExpr::can_cast(parent.kind())
+        || ast::ArrayExpr::can_cast(parent.kind())
+        || ast::TupleExpr::can_cast(parent.kind())
+        || ast::RecordExprField::can_cast(parent.kind())
+        || ast::ReturnExpr::can_cast(parent.kind())
+        || ast::MatchArm::can_cast(parent.kind());
+    !whole
 }

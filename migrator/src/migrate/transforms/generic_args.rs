@@ -17,6 +17,11 @@ pub fn run(ctx: &mut FileCtx) {
         .descendants()
         .filter_map(ast::GenericArgList::cast)
     {
+        if in_std_path(&list) || owner_is_phantom_data(&list) {
+            // `std::any::type_name::<B>()`, `core::mem::size_of::<B>()`: the standard library
+            // takes no backend argument; what it is given goes by hand (`dangling-backend-param`).
+            continue;
+        }
         let scope = ctx.backends_in_scope(list.syntax());
         let owner = list
             .syntax()
@@ -102,4 +107,30 @@ pub fn run(ctx: &mut FileCtx) {
             }
         }
     }
+}
+
+/// `PhantomData<B>`: the marker takes one type, never a backend-less form; the `phantom`
+/// transform removes the fields it can, and what is left is reported.
+fn owner_is_phantom_data(list: &ast::GenericArgList) -> bool {
+    list.syntax()
+        .parent()
+        .and_then(ast::PathSegment::cast)
+        .and_then(|s| s.name_ref())
+        .is_some_and(|n| n.text() == "PhantomData")
+}
+
+/// Whether the argument list belongs to a path into the standard library (`std::..`,
+/// `core::..`, `alloc::..`), which never takes a Burn backend.
+fn in_std_path(list: &ast::GenericArgList) -> bool {
+    let Some(path) = list
+        .syntax()
+        .parent()
+        .and_then(ast::PathSegment::cast)
+        .map(|s| s.parent_path().top_path())
+    else {
+        return false;
+    };
+    crate::util::syntax::segment_names(&path)
+        .first()
+        .is_some_and(|first| matches!(first.as_str(), "std" | "core" | "alloc"))
 }

@@ -1,12 +1,14 @@
-//! Fields that only held the backend parameter (`_backend: PhantomData<B>`) disappear with
-//! it, and so do their initializers in struct literals, in any file of the workspace.
+//! Fields that only held the backend parameter (`_backend: PhantomData<B>`, or
+//! `PhantomData<fn() -> B>`, `PhantomData<*const B>`, ...) disappear with it, and so do their
+//! initializers in struct literals, in any file of the workspace. A marker of the backend and
+//! other parameters (`PhantomData<(B, T)>`) keeps its field and loses the backend's elements.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
 use crate::edit::Change;
-use crate::migrate::index::is_phantom_of_backend;
+use crate::migrate::index::{is_phantom_of_backend, phantom_backend_tuple_elements};
 use crate::rules::RuleId;
 use crate::util::syntax::{remove_list_elements, segment_names};
 
@@ -29,6 +31,16 @@ pub fn run(ctx: &mut FileCtx) {
             &remove,
             "remove the field that held the backend type parameter",
         );
+        for field in all
+            .iter()
+            .zip(&remove)
+            .filter(|(_, r)| !**r)
+            .map(|(f, _)| f)
+        {
+            if let Some(ty) = field.ty() {
+                drop_tuple_elements(ctx, &ty, &scope);
+            }
+        }
     }
 
     for literal in ctx.root().descendants().filter_map(ast::RecordExpr::cast) {
@@ -59,6 +71,45 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
+/// `PhantomData<(B, T)>` -> `PhantomData<T>`: the elements that marked only the backend go;
+/// a single element left stands alone, without the parentheses of a one-element tuple.
+fn drop_tuple_elements(
+    ctx: &mut FileCtx,
+    ty: &ast::Type,
+    scope: &[crate::migrate::index::BackendParam],
+) {
+    let backend_only = phantom_backend_tuple_elements(ty, scope);
+    let Some(tuple) = backend_only
+        .first()
+        .and_then(|t| t.syntax().parent())
+        .and_then(ast::TupleType::cast)
+    else {
+        return;
+    };
+    let elements: Vec<ast::Type> = tuple.fields().collect();
+    let remove: Vec<bool> = elements.iter().map(|e| backend_only.contains(e)).collect();
+    let message = "the backend type parameter no longer exists; the marker keeps the others";
+    let kept: Vec<&ast::Type> = elements
+        .iter()
+        .zip(&remove)
+        .filter(|(_, r)| !**r)
+        .map(|(e, _)| e)
+        .collect();
+    if let [only] = kept.as_slice() {
+        ctx.push(Change::edit(
+            tuple.syntax().text_range(),
+            only.syntax().text().to_string(),
+            RuleId::BackendPhantomField,
+            message,
+        ));
+        return;
+    }
+    let nodes: Vec<_> = elements.iter().map(|e| e.syntax().clone()).collect();
+    for range in remove_list_elements(&nodes, &remove).unwrap_or_default() {
+        ctx.push(Change::delete(range, RuleId::BackendPhantomField, message));
+    }
+}
+
 fn remove_elements(
     ctx: &mut FileCtx,
     nodes: &[ra_ap_syntax::SyntaxNode],
@@ -75,10 +126,16 @@ fn remove_elements(
             }
         }
         None => {
-            // Every field goes: delete from the first to the last, a trailing comma included.
             let (Some(first), Some(last)) = (nodes.first(), nodes.last()) else {
                 return;
             };
+            // Every field goes. With nothing but whitespace and commas around them, the
+            // braces close: `struct Marker {}`, `Self {}`.
+            if let Some(inside) = between_braces(first) {
+                ctx.push(Change::delete(inside, RuleId::BackendPhantomField, message));
+                return;
+            }
+            // Otherwise delete from the first to the last, a trailing comma included.
             let mut end = last.text_range().end();
             if let Some(comma) = last
                 .last_token()
@@ -94,6 +151,27 @@ fn remove_elements(
             ));
         }
     }
+}
+
+/// The text between the braces of the list `field` is in, when it holds only fields, commas
+/// and whitespace (no comment, no `..base`).
+fn between_braces(field: &ra_ap_syntax::SyntaxNode) -> Option<TextRange> {
+    use ra_ap_syntax::SyntaxKind;
+    let list = field.parent()?;
+    let open = list
+        .children_with_tokens()
+        .find(|e| e.kind() == SyntaxKind::L_CURLY)?;
+    let close = list
+        .children_with_tokens()
+        .find(|e| e.kind() == SyntaxKind::R_CURLY)?;
+    let plain = list.children_with_tokens().all(|e| {
+        matches!(
+            e.kind(),
+            SyntaxKind::L_CURLY | SyntaxKind::R_CURLY | SyntaxKind::WHITESPACE | SyntaxKind::COMMA
+        ) || ast::RecordField::can_cast(e.kind())
+            || ast::RecordExprField::can_cast(e.kind())
+    });
+    plain.then(|| TextRange::new(open.text_range().end(), close.text_range().start()))
 }
 
 fn field_name(field: &ast::RecordExprField) -> Option<String> {

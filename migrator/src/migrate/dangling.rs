@@ -1,0 +1,220 @@
+//! The safety net after the rewrite: a use of a backend parameter that the port removes must
+//! be removed or rewritten by some rule, or reported by one. A use that survives every pass
+//! while its parameter is gone would not compile, so it becomes a finding of
+//! `dangling-backend-param` at its place in the original file.
+//!
+//! Cheap by construction: the candidates are collected in the first pass, where the index
+//! proves which parameters are backends; afterwards each candidate is only followed through
+//! the edits of every pass and looked up once in the rewritten tree.
+
+use ra_ap_syntax::ast::{self, HasGenericParams, HasName};
+use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
+
+use crate::edit::Change;
+use crate::migrate::source::SourceFile;
+use crate::migrate::transforms::FileCtx;
+use crate::rules::RuleId;
+use crate::util::syntax::prev_significant;
+
+/// A use of a backend parameter in the original text: where, and its name.
+#[derive(Debug, Clone)]
+pub struct Use {
+    pub range: TextRange,
+    pub name: String,
+}
+
+/// Every path that starts with a backend parameter in scope (`B`, `B::FloatElem`,
+/// `<B as Backend>::IntElem`, `helper::<B>`), imports aside, and every identifier naming one
+/// in a macro's arguments (`format!("{}", type_name::<B>())`), which are not parsed as paths.
+pub fn uses(ctx: &FileCtx) -> Vec<Use> {
+    let mut out = macro_uses(ctx);
+    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+        if path.qualifier().is_some() {
+            continue;
+        }
+        let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
+            continue;
+        };
+        if path
+            .syntax()
+            .ancestors()
+            .any(|a| ast::Use::can_cast(a.kind()))
+        {
+            continue;
+        }
+        let text = name.text().to_string();
+        // Cheap filter before the scope lookup: a backend parameter is declared somewhere
+        // around the path, so some item above it has generic parameters.
+        let scope = ctx.backends_in_scope(path.syntax());
+        if scope.iter().any(|b| b.name == text) {
+            out.push(Use {
+                range: name.syntax().text_range(),
+                name: text,
+            });
+        }
+    }
+    out
+}
+
+fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
+    let mut out = Vec::new();
+    for tree in ctx.root().descendants().filter_map(ast::TokenTree::cast) {
+        // Only the outermost tree of a macro call; nested trees are its tokens' parents too.
+        if tree
+            .syntax()
+            .parent()
+            .is_some_and(|p| ast::TokenTree::can_cast(p.kind()))
+        {
+            continue;
+        }
+        let mut scope = None;
+        for token in tree
+            .syntax()
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == SyntaxKind::IDENT)
+        {
+            // `Letter::B`, `x.B` name something else.
+            if prev_significant(&token).is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
+                continue;
+            }
+            let scope = scope.get_or_insert_with(|| ctx.backends_in_scope(tree.syntax()));
+            if scope.iter().any(|b| b.name == token.text()) {
+                out.push(Use {
+                    range: token.text_range(),
+                    name: token.text().to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The findings for the uses that outlive their parameter. `recorded`: the first pass's
+/// changes (edits and findings) on the original text; `passes`: what each pass replaced
+/// (`edit::applied_ranges`), each on the text the pass before produced; `last`: the
+/// rewritten file.
+pub fn findings(
+    uses: &[Use],
+    recorded: &[Change],
+    passes: &[Vec<(TextRange, usize)>],
+    last: &SourceFile,
+) -> Vec<Change> {
+    let root = last.tree().syntax().clone();
+    let mut out = Vec::new();
+    'uses: for used in uses {
+        if recorded
+            .iter()
+            .any(|c| !c.range.is_empty() && c.range.contains_range(used.range))
+        {
+            continue;
+        }
+        let mut range = used.range;
+        for edits in passes {
+            let mut shift: i64 = 0;
+            for (replaced, added) in edits {
+                if replaced.intersect(range).is_some_and(|r| !r.is_empty()) {
+                    continue 'uses;
+                }
+                if replaced.end() <= range.start() {
+                    shift += *added as i64 - i64::from(u32::from(replaced.len()));
+                }
+            }
+            let Some(start) = u32::try_from(i64::from(u32::from(range.start())) + shift).ok()
+            else {
+                continue 'uses;
+            };
+            range = TextRange::at(TextSize::from(start), range.len());
+        }
+        if last.text.get(range.start().into()..range.end().into()) != Some(used.name.as_str()) {
+            continue;
+        }
+        let Some(token) = root.token_at_offset(range.start()).right_biased() else {
+            continue;
+        };
+        let declared = token
+            .parent_ancestors()
+            .filter_map(ast::AnyHasGenericParams::cast)
+            .filter_map(|owner| owner.generic_param_list())
+            .flat_map(|list| list.generic_params())
+            .any(|p| match p {
+                ast::GenericParam::TypeParam(t) => {
+                    t.name().is_some_and(|n| n.text() == used.name.as_str())
+                }
+                _ => false,
+            });
+        if declared {
+            continue;
+        }
+        out.push(Change::manual(
+            used.range,
+            RuleId::DanglingBackendParam,
+            format!(
+                "`{}` was the backend type parameter, which the port removes; no rule rewrites this use of it: write it without the backend by hand",
+                used.name
+            ),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile::from_text(
+            "lib.rs".into(),
+            "lib.rs".to_string(),
+            text.to_string(),
+            0,
+            ra_ap_syntax::Edition::Edition2021,
+        )
+    }
+
+    fn range(a: u32, b: u32) -> TextRange {
+        TextRange::new(a.into(), b.into())
+    }
+
+    const ORIGINAL: &str = "fn f<B: Backend>() { let x: B = 1; }";
+
+    fn use_of_b() -> Use {
+        let at = ORIGINAL.find(": B =").unwrap() as u32 + 2;
+        Use {
+            range: range(at, at + 1),
+            name: "B".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_use_that_outlives_its_parameter_through_every_pass_is_reported() {
+        // Pass 1 removes `<B: Backend>` (5..16); pass 2 puts a line above the function.
+        let passes = vec![vec![(range(4, 16), 0)], vec![(range(0, 0), 6)]];
+        let last = file("// f\n\nfn f() { let x: B = 1; }");
+        let found = findings(&[use_of_b()], &[], &passes, &last);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].range, use_of_b().range);
+        assert_eq!(found[0].rule, RuleId::DanglingBackendParam);
+    }
+
+    #[test]
+    fn a_use_a_later_pass_rewrites_is_not_reported() {
+        let passes = vec![vec![(range(4, 16), 0)], vec![(range(14, 18), 4)]];
+        let last = file("fn f() { let x: i64 = 1; }");
+        assert!(findings(&[use_of_b()], &[], &passes, &last).is_empty());
+    }
+
+    #[test]
+    fn a_use_whose_parameter_stays_or_another_rule_reports_is_not_reported() {
+        let last = file(ORIGINAL);
+        assert!(findings(&[use_of_b()], &[], &[], &last).is_empty());
+        let reported = Change::manual(
+            use_of_b().range,
+            RuleId::BackendAssociatedItem,
+            "reported already",
+        );
+        let passes = vec![vec![(range(4, 16), 0)]];
+        let last = file("fn f() { let x: B = 1; }");
+        assert!(findings(&[use_of_b()], &[reported], &passes, &last).is_empty());
+    }
+}
