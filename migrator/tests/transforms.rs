@@ -178,3 +178,97 @@ pub mod b {
     // Each import and each `impl Dataset<u8>` once, not each impl once per import.
     assert_eq!(reports, 4, "{manual:?}");
 }
+
+/// The marker trait in one module, its bounds and imports in another (rule
+/// `backend-marker-trait`): all of it goes.
+#[test]
+fn a_marker_trait_goes_with_its_imports_in_other_files() {
+    let backend = "use burn::tensor::backend::Backend;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n\npub fn zeros() -> usize {\n    0\n}\n";
+    let model = "use burn::tensor::Tensor;\n\nuse crate::backend::{zeros, Compute};\n\npub fn twice<C: Compute>(x: Tensor<C, 1>) -> Tensor<C, 1> {\n    x.mul_scalar(2.0 + zeros() as f64)\n}\n";
+    let out = port_files(&[("backend.rs", backend), ("model.rs", model)]);
+    assert_eq!(out[0], "pub fn zeros() -> usize {\n    0\n}\n");
+    assert_eq!(
+        out[1],
+        "use burn::tensor::Tensor;\n\nuse crate::backend::zeros;\n\npub fn twice(x: Tensor<1>) -> Tensor<1> {\n    x.mul_scalar(2.0 + zeros() as f64)\n}\n"
+    );
+}
+
+/// A marker of another crate's `Backend` (a physics engine's, say) is none of Burn's.
+#[test]
+fn a_marker_of_another_crates_backend_is_left_alone() {
+    let text = "use burn::tensor::Tensor;\nuse rapier::Backend;\n\npub trait MyBackend: Backend {}\n\nimpl<B: Backend> MyBackend for B {}\n\npub fn simulate<B: MyBackend>(world: B) -> B {\n    world\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+/// A trait implemented for a concrete type, or with items of its own, is no marker: it stays
+/// and is reported as a backend extension.
+#[test]
+fn traits_that_are_no_markers_stay_and_are_reported() {
+    let concrete = "use burn::backend::NdArray;\nuse burn::prelude::*;\n\npub trait Fast: Backend {}\n\nimpl Fast for NdArray {}\n";
+    let (out, manual) = port(concrete);
+    assert!(out.contains("pub trait Fast: Backend {}"), "{out}");
+    assert!(
+        manual.contains(&RuleId::BackendExtensionTrait.into()),
+        "{manual:?}"
+    );
+    let items = "use burn::prelude::*;\n\npub trait Tuned: Backend {\n    fn tile() -> usize;\n}\n\nimpl<B: Backend> Tuned for B {\n    fn tile() -> usize {\n        8\n    }\n}\n";
+    let (out, manual) = port(items);
+    assert!(out.contains("pub trait Tuned: Backend {"), "{out}");
+    assert_eq!(manual, vec![RuleId::BackendExtensionTrait]);
+}
+
+/// Doc tests of a file are ported with the workspace as context: a marker trait defined in
+/// another file, hidden lines kept hidden, statements read inside `fn main`.
+#[test]
+fn doc_tests_are_ported_with_the_workspace_as_context() {
+    let backend = "use burn::tensor::backend::Backend;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n";
+    let ops = "\
+//! Ops:
+//!
+//! ```
+//! use burn::backend::NdArray;
+//! use burn::tensor::Tensor;
+//! let device = Default::default();
+//! let x = Tensor::<NdArray, 1>::from_floats([1.0], &device);
+//! ```
+
+use burn::tensor::Tensor;
+
+/// ```rust,no_run
+/// # use crate::backend::Compute;
+/// # fn run<C: Compute>(x: Tensor<C, 1>) {
+/// let y: Tensor<C, 1> = x.neg();
+/// # }
+/// ```
+pub fn neg<C: crate::backend::Compute>(x: Tensor<C, 1>) -> Tensor<C, 1> {
+    x.neg()
+}
+";
+    let out = port_files(&[("backend.rs", backend), ("ops.rs", ops)]);
+    assert_eq!(
+        out[1],
+        "\
+//! Ops:
+//!
+//! ```
+//! use burn::tensor::Device;
+//! use burn::tensor::Tensor;
+//! let device = Device::flex();
+//! let x = Tensor::<1>::from_floats([1.0], &device);
+//! ```
+
+use burn::tensor::Tensor;
+
+/// ```rust,no_run
+/// # fn run(x: Tensor<1>) {
+/// let y: Tensor<1> = x.neg();
+/// # }
+/// ```
+pub fn neg(x: Tensor<1>) -> Tensor<1> {
+    x.neg()
+}
+"
+    );
+}
