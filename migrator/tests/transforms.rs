@@ -272,3 +272,18 @@ pub fn neg(x: Tensor<1>) -> Tensor<1> {
 "
     );
 }
+
+/// Pseudo-code in a doc comment that does not mention Burn is none of the port's business,
+/// parsable or not.
+#[test]
+fn doc_tests_without_burn_are_left_alone() {
+    let text = "use burn::tensor::Tensor;\n\n/// ```\n/// let steps = plan(..) ... ;\n/// ```\npub fn f(x: Tensor<burn::backend::NdArray, 1>) -> usize {\n    x.dims()[0]\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.starts_with(
+            "use burn::tensor::Tensor;\n\n/// ```\n/// let steps = plan(..) ... ;\n/// ```\n"
+        ),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}

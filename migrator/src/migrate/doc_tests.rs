@@ -13,8 +13,17 @@ use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
 use crate::edit::Change;
 use crate::migrate::source::SourceFile;
 
-/// What a block must mention to be worth migrating.
-const BURN_IDIOMS: &[&str] = &["burn", "Backend", "Tensor", "B::", "<B", "Module"];
+/// What a block must mention to be worth migrating (or, when it does not parse, reporting):
+/// Burn's paths, its backend traits, tensor types, a backend parameter.
+const BURN_IDIOMS: &[&str] = &[
+    "burn",
+    "Backend",
+    "Tensor<",
+    "Tensor::<",
+    "B::",
+    "<B>",
+    "<B,",
+];
 
 /// Fence attributes of a doc test rustdoc compiles as Rust (anything else is left alone:
 /// `text`, `ignore`, `compile_fail`, other languages).
@@ -281,8 +290,9 @@ impl DocBlock {
                 .collect();
             (range, text)
         } else {
-            if end_line == self.lines.len() - 1 && end_col == 0 && start_line != end_line {
-                // Would eat the closing fence's markers.
+            let fence_line = self.lines.len() - 1;
+            if end_line == fence_line && (start_line != end_line || !replacement.is_empty()) {
+                // Would eat the closing fence's markers, or write code without any.
                 return None;
             }
             let range = TextRange::new(host(start_line, start_col), host(end_line, end_col));
@@ -368,6 +378,22 @@ mod tests {
             out.starts_with("/// Doubles.\n///\n/// ```\n/// use burn::tensor::Device;\n/// let x = Tensor::<1>::ones([2], &device);\n/// ```\n"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn edits_the_comment_markers_cannot_follow_are_refused() {
+        let block = &blocks(&file(HOST))[0];
+        let end = TextSize::from(block.text.len() as u32);
+        let rule = RuleId::BackendImports;
+        // Code without a line end at the closing fence would land outside the comment.
+        assert!(block
+            .map_changes(&[Change::insert(end, "x", rule, "")])
+            .is_none());
+        // A whole line added there takes the markers.
+        let mapped = block
+            .map_changes(&[Change::insert(end, "let y = 1;\n", rule, "")])
+            .unwrap();
+        assert!(apply(HOST, mapped).contains("&device);\n/// let y = 1;\n/// ```\n"));
     }
 
     #[test]
