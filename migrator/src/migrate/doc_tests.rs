@@ -161,10 +161,8 @@ fn block(text: &str, fenced: &[(TextRange, &str)], fence_indent: usize) -> Optio
     let mut lines = Vec::new();
     let mut code_lines = Vec::new();
     for &(range, marker) in &fenced[1..fenced.len() - 1] {
-        let comment = &text[range];
-        if comment.contains('\r') {
-            return None;
-        }
+        // A CRLF line's comment token keeps the `\r`: it belongs to the line end.
+        let comment = text[range].strip_suffix('\r').unwrap_or(&text[range]);
         let start = line_start(text, range.start());
         let indent = &text[usize::from(start)..usize::from(range.start())];
         let after_marker = &comment[marker.len()..];
@@ -378,6 +376,23 @@ mod tests {
             out.starts_with("/// Doubles.\n///\n/// ```\n/// use burn::tensor::Device;\n/// let x = Tensor::<1>::ones([2], &device);\n/// ```\n"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn crlf_lines_keep_their_line_ends() {
+        let host = HOST.replace('\n', "\r\n");
+        let block = &blocks(&file(&host))[0];
+        assert!(!block.text.contains('\r'), "{:?}", block.text);
+        let at = block.text.find("B, 1").unwrap() as u32;
+        let rule = RuleId::BackendImports;
+        let mapped = block
+            .map_changes(&[Change::delete(
+                TextRange::new(at.into(), (at + 3).into()),
+                rule,
+                "",
+            )])
+            .unwrap();
+        assert!(apply(&host, mapped).contains("/// let x = Tensor::<1>::ones([2], &device);\r\n"));
     }
 
     #[test]
