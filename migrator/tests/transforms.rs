@@ -287,3 +287,12 @@ fn doc_tests_without_burn_are_left_alone() {
     );
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+/// Doc tests in block doc comments are reported, not ported.
+#[test]
+fn doc_tests_in_block_comments_are_reported() {
+    let text = "use burn::tensor::Tensor;\n\n/**\n```\nlet x: Tensor<B, 1> = todo!();\n```\n*/\npub fn f() {}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    assert_eq!(manual, vec![RuleId::DocTestCode]);
+}

@@ -4,6 +4,8 @@
 //! as context, and its edits are mapped back into the comment, line markers kept: a line the
 //! port adds takes the markers of the line it is added at (hidden lines stay hidden).
 //!
+//! Block doc comments (`/** .. */`) with such code are only reported.
+//!
 //! This module only extracts blocks and maps edits; the driver (`super::rewrite_sources`)
 //! runs the rules over them. Only blocks that mention Burn are taken, so files without such
 //! doc tests cost one text search.
@@ -109,6 +111,28 @@ pub fn blocks(file: &SourceFile) -> Vec<DocBlock> {
     }
     flush(&mut run);
     out
+}
+
+/// Block doc comments (`/** .. */`, `/*! .. */`) with a code block that mentions Burn: not
+/// ported (their lines carry no markers to strip and put back), only reported.
+pub fn block_comments_with_code(file: &SourceFile) -> Vec<TextRange> {
+    if !file.text.contains("/**") && !file.text.contains("/*!") {
+        return Vec::new();
+    }
+    file.tree()
+        .syntax()
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| t.kind() == SyntaxKind::COMMENT)
+        .filter(|t| {
+            let text = t.text();
+            let doc = (text.starts_with("/**") && !text.starts_with("/***") && text != "/**/")
+                || text.starts_with("/*!");
+            doc && (text.contains("```") || text.contains("~~~"))
+                && BURN_IDIOMS.iter().any(|idiom| text.contains(idiom))
+        })
+        .map(|t| t.text_range())
+        .collect()
 }
 
 /// The code blocks in one run of doc-comment lines.

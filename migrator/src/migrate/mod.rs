@@ -273,6 +273,15 @@ fn doc_test_changes(
         .enumerate()
         .flat_map_iter(|(i, f)| doc_tests::blocks(f).into_iter().map(move |b| (i, b)))
         .collect();
+    for (host, file) in files.iter().enumerate() {
+        for range in doc_tests::block_comments_with_code(file) {
+            out[host].push(Change::manual(
+                range,
+                RuleId::DocTestCode,
+                "burn-migrate ports doc tests in `///` and `//!` comments only: port the code of this block comment by hand",
+            ));
+        }
+    }
     if found.is_empty() {
         return Ok(out);
     }
