@@ -296,3 +296,17 @@ fn doc_tests_in_block_comments_are_reported() {
     assert_eq!(out, text);
     assert_eq!(manual, vec![RuleId::DocTestCode]);
 }
+
+/// A marker that a backend extension builds on stays with it: the extension needs a person,
+/// and its supertrait must still exist for them.
+#[test]
+fn a_marker_extended_by_a_trait_that_stays_is_kept() {
+    let text = "use burn::prelude::*;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n\npub trait Fused: Compute {\n    fn fused() -> bool;\n}\n";
+    let (out, manual) = port(text);
+    assert!(out.contains("pub trait Compute: Backend {}"), "{out}");
+    assert!(out.contains("pub trait Fused: Compute {"), "{out}");
+    assert_eq!(
+        manual,
+        vec![RuleId::BackendExtensionTrait, RuleId::BackendExtensionTrait]
+    );
+}

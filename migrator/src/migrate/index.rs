@@ -268,6 +268,19 @@ impl Index {
             }
         }
         candidates.retain(|name, _| implemented.contains(name));
+        // Every trait's supertraits, by name: a marker must not be one of a trait that stays.
+        let all_supers: Vec<(String, Vec<String>)> = roots
+            .iter()
+            .flat_map(|r| r.descendants().filter_map(ast::Trait::cast))
+            .filter_map(|tr| {
+                let name = tr.name()?.text().to_string();
+                let supers = supertrait_paths(&tr)
+                    .iter()
+                    .filter_map(|p| segment_names(p).pop())
+                    .collect();
+                Some((name, supers))
+            })
+            .collect();
         // Supertraits: Burn's backend traits, or marker traits themselves.
         loop {
             let names: HashSet<String> = candidates.keys().cloned().collect();
@@ -278,6 +291,12 @@ impl Index {
                     None => segment_names(s).last().is_some_and(|l| names.contains(l)),
                 })
             });
+            let extended_by_others: HashSet<&String> = all_supers
+                .iter()
+                .filter(|(name, _)| !candidates.contains_key(name))
+                .flat_map(|(_, supers)| supers)
+                .collect();
+            candidates.retain(|name, _| !extended_by_others.contains(name));
             if candidates.len() == before {
                 break;
             }
