@@ -4,6 +4,7 @@ mod backend;
 mod stats;
 
 use burn::tensor::Device;
+
 fn main() {
     let device = Device::flex();
     let x = backend::samples(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], &device);
