@@ -310,3 +310,13 @@ fn a_marker_extended_by_a_trait_that_stays_is_kept() {
         vec![RuleId::BackendExtensionTrait, RuleId::BackendExtensionTrait]
     );
 }
+
+/// An unlabelled block with a shell command is no doc test burn-migrate reports, even when it
+/// names the project's Burn crates.
+#[test]
+fn shell_commands_in_unlabelled_blocks_are_not_reported() {
+    let text = "//! Run with:\n//! ```\n//! cargo run --release -p my-burn-app -- --backend ndarray\n//! ```\n\nuse burn::tensor::Tensor;\n\npub fn f(x: Tensor<burn::backend::NdArray, 1>) -> usize {\n    x.dims()[0]\n}\n";
+    let (out, manual) = port(text);
+    assert!(out.starts_with("//! Run with:\n//! ```\n//! cargo run --release -p my-burn-app -- --backend ndarray\n//! ```\n"), "{out}");
+    assert!(manual.is_empty(), "{manual:?}");
+}

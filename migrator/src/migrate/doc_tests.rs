@@ -16,15 +16,25 @@ use crate::edit::Change;
 use crate::migrate::source::SourceFile;
 
 /// What a block must mention to be worth migrating (or, when it does not parse, reporting):
-/// Burn's paths, its backend traits, tensor types, a backend parameter.
+/// Burn's paths, its backend traits and types, tensor types, a backend parameter. A bare
+/// `burn` is not enough: an unlabelled block with a shell command (`cargo run -p
+/// my-burn-app`) mentions it too.
 const BURN_IDIOMS: &[&str] = &[
-    "burn",
+    "burn::",
+    "burn_",
     "Backend",
     "Tensor<",
     "Tensor::<",
     "B::",
     "<B>",
     "<B,",
+    "NdArray",
+    "Wgpu",
+    "Autodiff",
+    "LibTorch",
+    "Cuda",
+    "Candle",
+    "Flex",
 ];
 
 /// Fence attributes of a doc test rustdoc compiles as Rust (anything else is left alone:
