@@ -2,8 +2,8 @@
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
 //! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`suppress`]
-//! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
+//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`doc_tests`]
+//! (doc-comment code blocks, ported as files of their own), [`suppress`] (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
 //! transactional `--apply`).
 
 pub mod discover;
