@@ -320,3 +320,15 @@ fn shell_commands_in_unlabelled_blocks_are_not_reported() {
     assert!(out.starts_with("//! Run with:\n//! ```\n//! cargo run --release -p my-burn-app -- --backend ndarray\n//! ```\n"), "{out}");
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+/// `<B as Marker>::Device` is the backend's device, like `<B as Backend>::Device`.
+#[test]
+fn a_marker_named_in_a_qualified_device_path_goes() {
+    let text = "use burn::tensor::backend::Backend;\nuse burn::tensor::Tensor;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n\npub fn zeros<B: Compute>(device: &<B as Compute>::Device) -> Tensor<B, 1> {\n    Tensor::zeros([2], device)\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(
+        out,
+        "use burn::tensor::Device;\nuse burn::tensor::Tensor;\n\npub fn zeros(device: &Device) -> Tensor<1> {\n    Tensor::zeros([2], device)\n}\n"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}

@@ -725,7 +725,8 @@ fn marker_supertraits(tr: &ast::Trait) -> Option<Vec<ast::Path>> {
 
 /// Where a marker trait's name occurs.
 enum MarkerMention {
-    /// In a bound (`B: MyBackend`, `where B: MyBackend`, a supertrait).
+    /// In a bound (`B: MyBackend`, `where B: MyBackend`, a supertrait), or as the trait of
+    /// a qualified path (`<B as MyBackend>::Device`).
     Bound,
     /// In a `use` item.
     Import,
@@ -756,7 +757,9 @@ fn marker_mention(name_ref: &ast::NameRef) -> MarkerMention {
     let Some(holder) = path_type.syntax().parent() else {
         return MarkerMention::Other;
     };
-    if ast::TypeBound::can_cast(holder.kind()) {
+    // `<B as Marker>::Device` names it like a bound: the rules that port `<B as
+    // Backend>::..` rewrite the whole path.
+    if ast::TypeBound::can_cast(holder.kind()) || ast::TypeAnchor::can_cast(holder.kind()) {
         return MarkerMention::Bound;
     }
     match ast::Impl::cast(holder) {
