@@ -178,3 +178,166 @@ pub mod b {
     // Each import and each `impl Dataset<u8>` once, not each impl once per import.
     assert_eq!(reports, 4, "{manual:?}");
 }
+
+/// The marker trait in one module, its bounds and imports in another (rule
+/// `backend-marker-trait`): all of it goes.
+#[test]
+fn a_marker_trait_goes_with_its_imports_in_other_files() {
+    let backend = "use burn::tensor::backend::Backend;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n\npub fn zeros() -> usize {\n    0\n}\n";
+    let model = "use burn::tensor::Tensor;\n\nuse crate::backend::{zeros, Compute};\n\npub fn twice<C: Compute>(x: Tensor<C, 1>) -> Tensor<C, 1> {\n    x.mul_scalar(2.0 + zeros() as f64)\n}\n";
+    let out = port_files(&[("backend.rs", backend), ("model.rs", model)]);
+    assert_eq!(out[0], "pub fn zeros() -> usize {\n    0\n}\n");
+    assert_eq!(
+        out[1],
+        "use burn::tensor::Tensor;\n\nuse crate::backend::zeros;\n\npub fn twice(x: Tensor<1>) -> Tensor<1> {\n    x.mul_scalar(2.0 + zeros() as f64)\n}\n"
+    );
+}
+
+/// A marker of another crate's `Backend` (a physics engine's, say) is none of Burn's.
+#[test]
+fn a_marker_of_another_crates_backend_is_left_alone() {
+    let text = "use burn::tensor::Tensor;\nuse rapier::Backend;\n\npub trait MyBackend: Backend {}\n\nimpl<B: Backend> MyBackend for B {}\n\npub fn simulate<B: MyBackend>(world: B) -> B {\n    world\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+/// A trait implemented for a concrete type, or with items of its own, is no marker: it stays
+/// and is reported as a backend extension.
+#[test]
+fn traits_that_are_no_markers_stay_and_are_reported() {
+    let concrete = "use burn::backend::NdArray;\nuse burn::prelude::*;\n\npub trait Fast: Backend {}\n\nimpl Fast for NdArray {}\n";
+    let (out, manual) = port(concrete);
+    assert!(out.contains("pub trait Fast: Backend {}"), "{out}");
+    assert!(
+        manual.contains(&RuleId::BackendExtensionTrait.into()),
+        "{manual:?}"
+    );
+    let items = "use burn::prelude::*;\n\npub trait Tuned: Backend {\n    fn tile() -> usize;\n}\n\nimpl<B: Backend> Tuned for B {\n    fn tile() -> usize {\n        8\n    }\n}\n";
+    let (out, manual) = port(items);
+    assert!(out.contains("pub trait Tuned: Backend {"), "{out}");
+    // The blanket impl lost its `B: Backend` with the other backend parameters: the `B` left
+    // in `for B` is reported too.
+    assert_eq!(
+        manual,
+        vec![RuleId::BackendExtensionTrait, RuleId::DanglingBackendParam]
+    );
+}
+
+/// Doc tests of a file are ported with the workspace as context: a marker trait defined in
+/// another file, hidden lines kept hidden, statements read inside `fn main`.
+#[test]
+fn doc_tests_are_ported_with_the_workspace_as_context() {
+    let backend = "use burn::tensor::backend::Backend;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n";
+    let ops = "\
+//! Ops:
+//!
+//! ```
+//! use burn::backend::NdArray;
+//! use burn::tensor::Tensor;
+//! let device = Default::default();
+//! let x = Tensor::<NdArray, 1>::from_floats([1.0], &device);
+//! ```
+
+use burn::tensor::Tensor;
+
+/// ```rust,no_run
+/// # use crate::backend::Compute;
+/// # fn run<C: Compute>(x: Tensor<C, 1>) {
+/// let y: Tensor<C, 1> = x.neg();
+/// # }
+/// ```
+pub fn neg<C: crate::backend::Compute>(x: Tensor<C, 1>) -> Tensor<C, 1> {
+    x.neg()
+}
+";
+    let out = port_files(&[("backend.rs", backend), ("ops.rs", ops)]);
+    assert_eq!(
+        out[1],
+        "\
+//! Ops:
+//!
+//! ```
+//! use burn::tensor::Device;
+//! use burn::tensor::Tensor;
+//! let device = Device::flex();
+//! let x = Tensor::<1>::from_floats([1.0], &device);
+//! ```
+
+use burn::tensor::Tensor;
+
+/// ```rust,no_run
+/// # fn run(x: Tensor<1>) {
+/// let y: Tensor<1> = x.neg();
+/// # }
+/// ```
+pub fn neg(x: Tensor<1>) -> Tensor<1> {
+    x.neg()
+}
+"
+    );
+}
+
+/// Pseudo-code in a doc comment that does not mention Burn is none of the port's business,
+/// parsable or not.
+#[test]
+fn doc_tests_without_burn_are_left_alone() {
+    let text = "use burn::tensor::Tensor;\n\n/// ```\n/// let steps = plan(..) ... ;\n/// ```\npub fn f(x: Tensor<burn::backend::NdArray, 1>) -> usize {\n    x.dims()[0]\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.starts_with(
+            "use burn::tensor::Tensor;\n\n/// ```\n/// let steps = plan(..) ... ;\n/// ```\n"
+        ),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+/// Doc tests in block doc comments are reported, not ported.
+#[test]
+fn doc_tests_in_block_comments_are_reported() {
+    let text = "use burn::tensor::Tensor;\n\n/**\n```\nlet x: Tensor<B, 1> = todo!();\n```\n*/\npub fn f() {}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    assert_eq!(manual, vec![RuleId::DocTestCode]);
+}
+
+/// A marker that a backend extension builds on stays with it: the extension needs a person,
+/// and its supertrait must still exist for them.
+#[test]
+fn a_marker_extended_by_a_trait_that_stays_is_kept() {
+    let text = "use burn::prelude::*;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n\npub trait Fused: Compute {\n    fn fused() -> bool;\n}\n";
+    let (out, manual) = port(text);
+    assert!(out.contains("pub trait Compute: Backend {}"), "{out}");
+    assert!(out.contains("pub trait Fused: Compute {"), "{out}");
+    assert_eq!(
+        manual,
+        vec![
+            RuleId::BackendExtensionTrait,
+            RuleId::BackendExtensionTrait,
+            RuleId::DanglingBackendParam
+        ]
+    );
+}
+
+/// An unlabelled block with a shell command is no doc test burn-migrate reports, even when it
+/// names the project's Burn crates.
+#[test]
+fn shell_commands_in_unlabelled_blocks_are_not_reported() {
+    let text = "//! Run with:\n//! ```\n//! cargo run --release -p my-burn-app -- --backend ndarray\n//! ```\n\nuse burn::tensor::Tensor;\n\npub fn f(x: Tensor<burn::backend::NdArray, 1>) -> usize {\n    x.dims()[0]\n}\n";
+    let (out, manual) = port(text);
+    assert!(out.starts_with("//! Run with:\n//! ```\n//! cargo run --release -p my-burn-app -- --backend ndarray\n//! ```\n"), "{out}");
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+/// `<B as Marker>::Device` is the backend's device, like `<B as Backend>::Device`.
+#[test]
+fn a_marker_named_in_a_qualified_device_path_goes() {
+    let text = "use burn::tensor::backend::Backend;\nuse burn::tensor::Tensor;\n\npub trait Compute: Backend {}\n\nimpl<B: Backend> Compute for B {}\n\npub fn zeros<B: Compute>(device: &<B as Compute>::Device) -> Tensor<B, 1> {\n    Tensor::zeros([2], device)\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(
+        out,
+        "use burn::tensor::Device;\nuse burn::tensor::Tensor;\n\npub fn zeros(device: &Device) -> Tensor<1> {\n    Tensor::zeros([2], device)\n}\n"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}

@@ -99,6 +99,11 @@ pub struct Index {
     autodiff_traits: HashSet<String>,
     /// User traits that extend a backend trait: (file, range of the trait name, name).
     pub user_backend_traits: Vec<(usize, TextRange, String)>,
+    /// The project's backend marker traits: backend traits with no items of their own whose
+    /// supertraits are only Burn's backend traits (or other marker traits), implemented in
+    /// the workspace, only by blanket impls over a backend parameter, and named only in
+    /// bounds, impls and `use` items. They go with their impls (rule `backend-marker-trait`).
+    pub marker_traits: HashSet<String>,
     pub aliases: HashMap<String, BackendSpec>,
     pub items: HashMap<String, ItemGenerics>,
     /// Struct name -> fields of type `PhantomData<B>` for a backend `B`.
@@ -167,6 +172,7 @@ impl Index {
             .filter_map(|f| Some(f.name()?.text().to_string()))
             .collect();
         index.collect_backend_traits(files);
+        index.collect_marker_traits(files);
         index.modules = files
             .iter()
             .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Adt::cast))
@@ -202,7 +208,7 @@ impl Index {
                 if self.backend_traits.contains(&name_text) {
                     continue;
                 }
-                let supers = bound_paths(tr.type_bound_list());
+                let supers = supertrait_paths(tr);
                 if supers.iter().any(|s| self.is_backend_bound(*file, s)) {
                     if supers.iter().any(|s| self.is_autodiff_bound(*file, s)) {
                         self.autodiff_traits.insert(name_text.clone());
@@ -217,6 +223,117 @@ impl Index {
                 break;
             }
         }
+    }
+
+    /// Finds the backend traits that only mark a backend (see `marker_traits`).
+    fn collect_marker_traits(&mut self, files: &[SourceFile]) {
+        let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
+        let mut defined: HashMap<String, usize> = HashMap::new();
+        for tr in roots
+            .iter()
+            .flat_map(|r| r.descendants().filter_map(ast::Trait::cast))
+        {
+            if let Some(name) = tr.name() {
+                *defined.entry(name.text().to_string()).or_default() += 1;
+            }
+        }
+        // Candidates: the trait's own shape (no items, no parameters, only path bounds).
+        let mut candidates: HashMap<String, (usize, Vec<ast::Path>)> = HashMap::new();
+        for (file, root) in roots.iter().enumerate() {
+            for tr in root.descendants().filter_map(ast::Trait::cast) {
+                let Some(name) = tr.name().map(|n| n.text().to_string()) else {
+                    continue;
+                };
+                if !self.backend_traits.contains(&name) || defined.get(&name) != Some(&1) {
+                    continue;
+                }
+                let no_items = tr
+                    .assoc_item_list()
+                    .is_some_and(|l| l.assoc_items().next().is_none());
+                let plain = tr.unsafe_token().is_none()
+                    && tr.auto_token().is_none()
+                    && tr.generic_param_list().is_none();
+                if let (true, true, Some(supers)) = (no_items, plain, marker_supertraits(&tr)) {
+                    candidates.insert(name, (file, supers));
+                }
+            }
+        }
+        // Every impl a blanket impl over a backend parameter, with no items (and one at
+        // least: a trait the workspace never implements is implemented elsewhere); every
+        // other mention a bound or an import.
+        let mut implemented: HashSet<String> = HashSet::new();
+        for (file, root) in roots.iter().enumerate() {
+            for name_ref in root.descendants().filter_map(ast::NameRef::cast) {
+                let name = name_ref.text().to_string();
+                if !candidates.contains_key(&name) {
+                    continue;
+                }
+                let allowed = match marker_mention(&name_ref) {
+                    MarkerMention::Bound | MarkerMention::Import => true,
+                    MarkerMention::Impl(imp) => {
+                        implemented.insert(name.clone());
+                        self.is_blanket_backend_impl(file, &imp)
+                    }
+                    MarkerMention::Other => false,
+                };
+                if !allowed {
+                    candidates.remove(&name);
+                }
+            }
+        }
+        candidates.retain(|name, _| implemented.contains(name));
+        // Every trait's supertraits, by name: a marker must not be one of a trait that stays.
+        let all_supers: Vec<(String, Vec<String>)> = roots
+            .iter()
+            .flat_map(|r| r.descendants().filter_map(ast::Trait::cast))
+            .filter_map(|tr| {
+                let name = tr.name()?.text().to_string();
+                let supers = supertrait_paths(&tr)
+                    .iter()
+                    .filter_map(|p| segment_names(p).pop())
+                    .collect();
+                Some((name, supers))
+            })
+            .collect();
+        // Supertraits: Burn's backend traits, or marker traits themselves.
+        loop {
+            let names: HashSet<String> = candidates.keys().cloned().collect();
+            let before = candidates.len();
+            candidates.retain(|_, (file, supers)| {
+                supers.iter().all(|s| match self.burn_name(*file, s) {
+                    Some(burn) => BURN_BACKEND_TRAITS.contains(&burn.as_str()),
+                    None => segment_names(s).last().is_some_and(|l| names.contains(l)),
+                })
+            });
+            let extended_by_others: HashSet<&String> = all_supers
+                .iter()
+                .filter(|(name, _)| !candidates.contains_key(name))
+                .flat_map(|(_, supers)| supers)
+                .collect();
+            candidates.retain(|name, _| !extended_by_others.contains(name));
+            if candidates.len() == before {
+                break;
+            }
+        }
+        self.marker_traits = candidates.into_keys().collect();
+    }
+
+    /// `impl<B: Backend> Marker for B {}`: no items, the self type one of the impl's backend
+    /// parameters.
+    fn is_blanket_backend_impl(&self, file: usize, imp: &ast::Impl) -> bool {
+        let empty = imp
+            .assoc_item_list()
+            .is_some_and(|l| l.assoc_items().next().is_none());
+        let self_param = imp.self_ty().as_ref().and_then(type_as_ident);
+        let owner = ast::AnyHasGenericParams::from(imp.clone());
+        empty
+            && imp.unsafe_token().is_none()
+            && imp.excl_token().is_none()
+            && self_param.is_some_and(|p| {
+                self.backend_params(file, &owner)
+                    .iter()
+                    .any(|b| b.name == p)
+            })
     }
 
     fn collect_aliases(&mut self, files: &[SourceFile]) {
@@ -598,6 +715,92 @@ fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
             _ => None,
         })
         .collect()
+}
+
+/// A trait's supertraits: its bound list and the `where Self: ..` predicates.
+fn supertrait_paths(tr: &ast::Trait) -> Vec<ast::Path> {
+    let mut supers = bound_paths(tr.type_bound_list());
+    for pred in tr.where_clause().iter().flat_map(|w| w.predicates()) {
+        if pred.ty().is_some_and(|t| t.syntax().text() == "Self") {
+            supers.extend(bound_paths(pred.type_bound_list()));
+        }
+    }
+    supers
+}
+
+/// A marker trait's supertraits, when all its bounds are plain trait paths (no lifetimes,
+/// `?Sized`, `for<..>`) and its `where` clause bounds only `Self`.
+fn marker_supertraits(tr: &ast::Trait) -> Option<Vec<ast::Path>> {
+    let mut lists: Vec<ast::TypeBoundList> = tr.type_bound_list().into_iter().collect();
+    for pred in tr.where_clause().iter().flat_map(|w| w.predicates()) {
+        let on_self = pred.ty().is_some_and(|t| t.syntax().text() == "Self");
+        if !on_self || pred.for_binder().is_some() {
+            return None;
+        }
+        lists.extend(pred.type_bound_list());
+    }
+    let mut supers = Vec::new();
+    for bound in lists.iter().flat_map(|l| l.bounds()) {
+        let plain = bound.question_mark_token().is_none()
+            && bound.for_binder().is_none()
+            && bound.lifetime().is_none();
+        match bound.ty() {
+            Some(ast::Type::PathType(p)) if plain => supers.push(p.path()?),
+            _ => return None,
+        }
+    }
+    (!supers.is_empty()).then_some(supers)
+}
+
+/// Where a marker trait's name occurs.
+enum MarkerMention {
+    /// In a bound (`B: MyBackend`, `where B: MyBackend`, a supertrait), or as the trait of
+    /// a qualified path (`<B as MyBackend>::Device`).
+    Bound,
+    /// In a `use` item.
+    Import,
+    /// As the trait an impl implements.
+    Impl(ast::Impl),
+    Other,
+}
+
+fn marker_mention(name_ref: &ast::NameRef) -> MarkerMention {
+    let Some(path) = name_ref
+        .syntax()
+        .ancestors()
+        .skip_while(|n| !ast::Path::can_cast(n.kind()))
+        .map_while(ast::Path::cast)
+        .last()
+    else {
+        return MarkerMention::Other;
+    };
+    let Some(parent) = path.syntax().parent() else {
+        return MarkerMention::Other;
+    };
+    if ast::UseTree::can_cast(parent.kind()) {
+        return MarkerMention::Import;
+    }
+    let Some(path_type) = ast::PathType::cast(parent) else {
+        return MarkerMention::Other;
+    };
+    let Some(holder) = path_type.syntax().parent() else {
+        return MarkerMention::Other;
+    };
+    // `<B as Marker>::Device` names it like a bound: the rules that port `<B as
+    // Backend>::..` rewrite the whole path.
+    if ast::TypeBound::can_cast(holder.kind()) || ast::TypeAnchor::can_cast(holder.kind()) {
+        return MarkerMention::Bound;
+    }
+    match ast::Impl::cast(holder) {
+        Some(imp)
+            if imp
+                .trait_()
+                .is_some_and(|t| t.syntax() == path_type.syntax()) =>
+        {
+            MarkerMention::Impl(imp)
+        }
+        _ => MarkerMention::Other,
+    }
 }
 
 fn item_name(node: &SyntaxNode) -> Option<String> {

@@ -2,13 +2,15 @@
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
 //! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), `dangling`
-//! (after the fixed point: uses of a removed backend parameter no rule rewrote), [`suppress`]
-//! (allow comments), [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
+//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`doc_tests`]
+//! (doc-comment code blocks, ported as files of their own), `dangling` (after the fixed point:
+//! uses of a removed backend parameter no rule rewrote), [`suppress`] (allow comments),
+//! [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
 //! transactional `--apply`).
 
 mod dangling;
 pub mod discover;
+pub mod doc_tests;
 pub mod feature_refs;
 pub mod index;
 pub mod lockfile;
@@ -32,6 +34,7 @@ use crate::migrate::index::Index;
 use crate::rules::{RuleId, RuleSet};
 use discover::Workspace;
 use manifest::ManifestChange;
+use ra_ap_syntax::TextRange;
 use source::SourceFile;
 use transforms::FileCtx;
 
@@ -163,12 +166,15 @@ pub fn rewrite_sources(
 
     for pass in 0..MAX_PASSES {
         let index = Index::build(&current, rules);
+        let mut doc_changes = doc_test_changes(&current, rules, migrated)?;
         let rewritten: Vec<Rewritten> = outcomes
             .par_iter_mut()
-            .zip(current.par_iter())
+            .zip(current.par_iter().zip(doc_changes.par_iter_mut()))
             .enumerate()
-            .map(|(file_id, (outcome, file))| {
-                rewrite_file(pass, &index, rules, migrated, file_id, file, outcome)
+            .map(|(file_id, (outcome, (file, doc)))| {
+                let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
+                ctx.changes = std::mem::take(doc);
+                rewrite_file(pass, ctx, rules, file, outcome)
             })
             .collect::<Result<_, Error>>()?;
         let mut any_edit = false;
@@ -257,22 +263,19 @@ struct Rewritten {
 
 /// One pass of the rules over one file: records the first pass's findings in `outcome` and
 /// returns the rewritten file, if the pass changed it.
-#[allow(clippy::too_many_arguments)]
+/// `ctx` holds the changes of the file's doc tests (`doc_test_changes`) already.
 fn rewrite_file(
     pass: usize,
-    index: &Index,
+    mut ctx: FileCtx,
     rules: &RuleSet,
-    migrated: bool,
-    file_id: usize,
     file: &SourceFile,
     outcome: &mut FileOutcome,
 ) -> Result<Rewritten, Error> {
     if outcome.error.is_some() {
         return Ok(Rewritten::default());
     }
-    let mut ctx = FileCtx::new(index, rules, file_id, file, migrated);
     transforms::run_all(&mut ctx)?;
-    let backend_uses = if pass == 0 && !migrated {
+    let backend_uses = if pass == 0 && !ctx.migrated {
         dangling::uses(&ctx)
     } else {
         Vec::new()
@@ -332,6 +335,98 @@ fn rewrite_file(
         edits: applied,
         backend_uses: unchanged.backend_uses,
     })
+}
+
+/// The edits and findings of the files' doc tests (`doc_tests`), one list per file, in the
+/// file's coordinates. The blocks are migrated as files of their own, indexed together with
+/// the workspace (a doc test names the crate's items); a block that does not parse, or whose
+/// port would not parse or cannot be written back into its comment, is reported under
+/// `doc-test-code` and left as it is.
+fn doc_test_changes(
+    files: &[SourceFile],
+    rules: &RuleSet,
+    migrated: bool,
+) -> Result<Vec<Vec<Change>>, Error> {
+    let mut out: Vec<Vec<Change>> = vec![Vec::new(); files.len()];
+    let found: Vec<(usize, doc_tests::DocBlock)> = files
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, f)| doc_tests::blocks(f).into_iter().map(move |b| (i, b)))
+        .collect();
+    for (host, file) in files.iter().enumerate() {
+        for range in doc_tests::block_comments_with_code(file) {
+            out[host].push(Change::manual(
+                range,
+                RuleId::DocTestCode,
+                "burn-migrate ports doc tests in `///` and `//!` comments only: port the code of this block comment by hand",
+            ));
+        }
+    }
+    if found.is_empty() {
+        return Ok(out);
+    }
+    let as_file = |host: &SourceFile, text: &str| {
+        SourceFile::from_text(
+            host.path.clone(),
+            format!("{} (doc test)", host.display),
+            text.to_string(),
+            host.package,
+            host.edition,
+        )
+    };
+    let mut blocks = Vec::new();
+    let mut block_files = Vec::new();
+    for (host, mut block) in found {
+        let mut file = as_file(&files[host], &block.text);
+        if file.syntax_errors > 0 {
+            block.wrap();
+            file = as_file(&files[host], &block.text);
+        }
+        if file.syntax_errors > 0 {
+            out[host].push(Change::manual(
+                block.fence,
+                RuleId::DocTestCode,
+                "this doc test does not parse as Rust code, so burn-migrate left it: port it by hand",
+            ));
+            continue;
+        }
+        blocks.push((host, block));
+        block_files.push(file);
+    }
+    let all: Vec<SourceFile> = files.iter().chain(&block_files).cloned().collect();
+    let index = Index::build(&all, rules);
+    let mapped: Vec<(usize, Option<Vec<Change>>, TextRange)> = blocks
+        .par_iter()
+        .zip(block_files.par_iter())
+        .enumerate()
+        .map(|(i, ((host, block), file))| {
+            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, migrated);
+            transforms::run_all(&mut ctx)?;
+            let changes = drop_moot_findings(ctx.changes, rules);
+            let applied: Vec<Change> = changes
+                .iter()
+                .filter(|c| is_applied(c, rules))
+                .cloned()
+                .collect();
+            let parses = edit::normalize(applied).is_ok_and(|edits| {
+                let text = edit::apply(&file.text, &edits);
+                as_file(&files[*host], &text).syntax_errors <= file.syntax_errors
+            });
+            let mapped = parses.then(|| block.map_changes(&changes)).flatten();
+            Ok((*host, mapped, block.fence))
+        })
+        .collect::<Result<_, Error>>()?;
+    for (host, changes, fence) in mapped {
+        match changes {
+            Some(changes) => out[host].extend(changes),
+            None => out[host].push(Change::manual(
+                fence,
+                RuleId::DocTestCode,
+                "burn-migrate cannot write the port of this doc test back into its comment: port it by hand",
+            )),
+        }
+    }
+    Ok(out)
 }
 
 /// Findings that stay even inside rewritten text: what they report is lost with that text (the

@@ -24,8 +24,22 @@ pub fn run(ctx: &mut FileCtx) {
         [one] => format!("use burn::tensor::{one};\n"),
         many => format!("use burn::tensor::{{{}}};\n", many.join(", ")),
     };
+    let anchor = import_anchor(ctx);
+    // The import at the anchor may be going, with the blank line after it (`imports` removes
+    // a line between two blank lines that way): the new import stands in its place, so the
+    // blank line stays.
+    let takes_blank_line = ctx.changes.iter().any(|c| {
+        c.range.start() == anchor
+            && c.replacement.as_deref() == Some("")
+            && ctx.file.slice(c.range).ends_with("\n\n")
+    });
+    let line = if takes_blank_line {
+        format!("{line}\n")
+    } else {
+        line
+    };
     ctx.push(Change::insert(
-        import_anchor(ctx),
+        anchor,
         line,
         RuleId::DeviceImport,
         format!("import `{}` from `burn::tensor`", missing.join("`, `")),

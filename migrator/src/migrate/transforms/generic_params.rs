@@ -12,6 +12,19 @@ use crate::util::syntax::{
     mentions_ident, next_significant, prev_significant, remove_list_elements,
 };
 
+/// `impl<B: Backend> Marker for B {}` for one of the project's backend marker traits.
+fn is_marker_impl(ctx: &FileCtx, node: &ra_ap_syntax::SyntaxNode) -> bool {
+    let Some(ast::Type::PathType(trait_type)) =
+        ast::Impl::cast(node.clone()).and_then(|i| i.trait_())
+    else {
+        return false;
+    };
+    trait_type
+        .path()
+        .and_then(|p| crate::util::syntax::segment_names(&p).pop())
+        .is_some_and(|name| ctx.index.marker_traits.contains(&name))
+}
+
 pub fn run(ctx: &mut FileCtx) {
     for node in ctx.root().descendants() {
         let Some(owner) = ast::AnyHasGenericParams::cast(node.clone()) else {
@@ -20,6 +33,10 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(list) = owner.generic_param_list() else {
             continue;
         };
+        if is_marker_impl(ctx, &node) {
+            // The whole impl goes (rule `backend-marker-trait`).
+            continue;
+        }
         let backends = ctx.index.backend_params(ctx.file_id, &owner);
         if backends.is_empty() {
             continue;

@@ -153,6 +153,16 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         );
         return true;
     }
+    // So are the project's backend marker traits (rule `backend-marker-trait`).
+    if !from_burn && ctx.index.marker_traits.contains(last.as_str()) {
+        record_removal(
+            ctx,
+            tree,
+            RuleId::BackendMarkerTrait,
+            "this backend marker trait no longer exists in Burn 0.22",
+        );
+        return true;
+    }
     let from_std_marker =
         full.len() == 3 && (full[0] == "std" || full[0] == "core") && full[1] == "marker";
     if from_std_marker && last == "PhantomData" && !names.phantom_data_stays {

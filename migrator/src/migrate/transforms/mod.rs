@@ -17,6 +17,7 @@ mod backend_calls;
 mod backend_elem;
 mod backend_element_generics;
 mod backend_extension_trait;
+mod backend_marker_trait;
 mod context;
 mod data_rules;
 mod dataloader_iter_result;
@@ -56,6 +57,7 @@ fn transform(id: TransformId) -> Transform {
         TransformId::BackendElem => backend_elem::run,
         TransformId::BackendElementGenerics => backend_element_generics::run,
         TransformId::BackendExtensionTrait => backend_extension_trait::run,
+        TransformId::BackendMarkerTrait => backend_marker_trait::run,
         TransformId::DataloaderIterResult => dataloader_iter_result::run,
         TransformId::DatasetGetResult => dataset_get_result::run,
         TransformId::DeriveClone => derive_clone::run,
@@ -108,6 +110,7 @@ pub const ORDER: [Step; TransformId::COUNT + 1] = [
     Step::Transform(TransformId::BackendCalls),
     Step::Transform(TransformId::Phantom),
     Step::Transform(TransformId::BackendAlias),
+    Step::Transform(TransformId::BackendMarkerTrait),
     Step::Transform(TransformId::DeviceValues),
     Step::Transform(TransformId::AutodiffEntry),
     Step::Transform(TransformId::InnerDevice),
@@ -168,7 +171,11 @@ const fn each_step_once(order: &[Step]) -> bool {
 /// Rules whose import side the `imports` transform carries out: it removes and rewrites `use`
 /// items for every rule at once (one edit per import list, so the removals of different rules
 /// never overlap), under the id of the rule each import belongs to.
-const IMPORT_SIDE_OF: &[RuleId] = &[RuleId::AutodiffModule, RuleId::BackendTypeAlias];
+const IMPORT_SIDE_OF: &[RuleId] = &[
+    RuleId::AutodiffModule,
+    RuleId::BackendTypeAlias,
+    RuleId::BackendMarkerTrait,
+];
 
 /// Whether a step may emit a change of `rule`: a transform emits the ids of the rules that
 /// name it (the `imports` transform also those of `IMPORT_SIDE_OF` and of the data rules);

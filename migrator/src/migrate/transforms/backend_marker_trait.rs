@@ -1,0 +1,50 @@
+//! The project's backend marker traits (`pub trait MyBackend: Backend {}` with
+//! `impl<B: Backend> MyBackend for B {}`) go: Burn 0.22 has no backend type left for them to
+//! mark. Parameters bounded by them are backend parameters (`generic-params` removes them);
+//! their imports go too (the `imports` transform, under this rule). The index decides what a
+//! marker is (`Index::marker_traits`); a trait with items of its own is a backend extension.
+
+use ra_ap_syntax::ast::{self, HasName};
+use ra_ap_syntax::AstNode;
+
+use super::context::FileCtx;
+use crate::edit::Change;
+use crate::rules::RuleId;
+use crate::util::syntax::{line_removal_range, segment_names};
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.index.marker_traits.is_empty() {
+        return;
+    }
+    for node in ctx.root().descendants() {
+        if let Some(tr) = ast::Trait::cast(node.clone()) {
+            let Some(name) = tr.name().map(|n| n.text().to_string()) else {
+                continue;
+            };
+            if ctx.index.marker_traits.contains(&name) {
+                ctx.push(Change::delete(
+                    line_removal_range(tr.syntax()),
+                    RuleId::BackendMarkerTrait,
+                    format!("marker trait `{name}` only stood for a backend; Burn 0.22 has none in user code"),
+                ));
+            }
+        } else if let Some(imp) = ast::Impl::cast(node) {
+            let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
+                continue;
+            };
+            let Some(name) = trait_type
+                .path()
+                .and_then(|p| segment_names(&p).last().cloned())
+            else {
+                continue;
+            };
+            if ctx.index.marker_traits.contains(&name) {
+                ctx.push(Change::delete(
+                    line_removal_range(imp.syntax()),
+                    RuleId::BackendMarkerTrait,
+                    format!("the blanket impl of marker trait `{name}` goes with it"),
+                ));
+            }
+        }
+    }
+}
