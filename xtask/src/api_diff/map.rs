@@ -158,12 +158,24 @@ impl Mapper {
             .map(|(p, m)| (m.clone(), format!("decision {p}")))
     }
 
-    fn rewrite(&self, path: &str, removed: bool, is_method: bool) -> Option<(String, String)> {
+    /// `in_new`: whether 0.22 (built without the opt-in features) lists a path; a feature's
+    /// path covers removed items only when the whole path is missing (it moved behind the feature).
+    fn rewrite(
+        &self,
+        path: &str,
+        removed: bool,
+        is_method: bool,
+        in_new: &dyn Fn(&str) -> bool,
+    ) -> Option<(String, String)> {
         let mut hits: BTreeSet<String> = BTreeSet::new();
         let mut via = String::new();
         for rw in &self.rewrites {
             if removed {
-                if let Some(p) = rw.feature_paths.iter().find(|p| under(path, p)) {
+                if let Some(p) = rw
+                    .feature_paths
+                    .iter()
+                    .find(|p| under(path, p) && !in_new(p))
+                {
                     hits.insert(rw.rule.clone());
                     via = format!("feature_add {p}");
                 }
@@ -441,7 +453,7 @@ pub fn diff(
         let is_method = is_method_line(old);
         let mapped = m
             .decision(path)
-            .or_else(|| m.rewrite(path, change == "removed", is_method))
+            .or_else(|| m.rewrite(path, change == "removed", is_method, &|p| b.contains_key(p)))
             .or_else(|| generic_only(old, &newset, &parent_backend_params(a, path)))
             .or_else(|| record_type(a, path, change == "removed"))
             .or_else(|| m.catalogue(path, change == "removed", is_method));
@@ -507,12 +519,21 @@ fn record_type(
                 .any(|l| l.starts_with("struct") || l.starts_with("enum"))
         })
     };
-    (removed && is_type(path) && is_type(base)).then(|| {
-        (
+    if removed && is_type(path) && is_type(base) {
+        return Some((
             "module-record-type".to_string(),
             format!("record type of {base}"),
-        )
-    })
+        ));
+    }
+    // `XItem` next to a type `X`: the item type `derive(Record)` made for a record `X`
+    let base = path.strip_suffix("Item")?;
+    let rule = if base.starts_with("burn::optim::") {
+        "optimizer-record"
+    } else {
+        "recorder-types"
+    };
+    (removed && is_type(path) && is_type(base))
+        .then(|| (rule.to_string(), format!("record item of {base}")))
 }
 
 /// The backend parameters the item's parent (the type or trait of a method) declares.
