@@ -207,6 +207,7 @@ impl Mapper {
             ""
         };
         for row in &self.rows {
+            let covered = self.covers.contains_key(&row.id);
             let hit = row.spans.iter().any(|s| {
                 if s.starts_with("burn::") {
                     // `burn::a::*` names everything under `burn::a`, other paths one item
@@ -222,8 +223,10 @@ impl Mapper {
                     // `x.into_scalar()`: a method of a type the row names
                     is_method && m == name && (parent == "Tensor" || row.text.contains(parent))
                 } else {
-                    // a removed type named alone: `TensorKindId`
-                    removed
+                    // a removed type named alone (`TensorKindId`), in a row some rule ports: a
+                    // bare name in a "no change" row is too loose to decide anything
+                    covered
+                        && removed
                         && !is_method
                         && s == name
                         && name.starts_with(|c: char| c.is_ascii_uppercase())
