@@ -459,6 +459,7 @@ pub fn diff(
             .or_else(|| m.rewrite(path, change == "removed", is_method, &|p| b.contains_key(p)))
             .or_else(|| generic_only(old, &newset, &parent_backend_params(a, path)))
             .or_else(|| record_type(a, path, change == "removed"))
+            .or_else(|| learning_components(old, &newset))
             .or_else(|| m.catalogue(path, change == "removed", is_method));
         let (mapping, via) = mapped.unwrap_or(("unmapped".into(), String::new()));
         let mut new_text = newset.iter().cloned().collect::<Vec<_>>().join(" | ");
@@ -507,35 +508,71 @@ pub fn diff(
 }
 
 /// 3: the change is the backend parameter's removal and nothing else.
+/// Training API generic over `LC: LearningComponentsTypes` that became generic over
+/// `M: LearnerModel` (L12); the learner record aliases (`LearnerModelRecord<LC>`..) with it.
+fn learning_components(old: &BTreeSet<String>, new: &BTreeSet<String>) -> Option<(String, String)> {
+    let o = old.iter().cloned().collect::<Vec<_>>().join(" ");
+    let n = new.iter().cloned().collect::<Vec<_>>().join(" ");
+    let uses_lc = o.contains("LearningComponentsTypes") || o.contains("<LC>") || o.contains("LC::");
+    let uses_m = n.contains("LearnerModel") || n.contains("<M>") || n.contains("M::");
+    if !new.is_empty() && o.contains("Record<LC>") && !uses_m {
+        // `LearnerModelRecord<LC>` -> `ModuleRecord`, and the optimizer/scheduler ones
+        return Some((
+            "learner-checkpoint-records".into(),
+            "learner record alias -> ModuleRecord/OptimizerRecord/LrSchedulerRecord".into(),
+        ));
+    }
+    if new.is_empty() || !uses_lc || !uses_m {
+        return None;
+    }
+    let mut rules = BTreeSet::from(["learning-components".to_string()]);
+    if o.contains("RecordItem<") || o.contains("Record<LC>") || o.contains("Record<B>") {
+        rules.insert("learner-checkpoint-records".into());
+    }
+    Some((
+        join(&rules),
+        "LearningComponentsTypes -> LearnerModel".into(),
+    ))
+}
+
 /// A removed `XRecord` / `XRecordItem` next to a type `X`: the record `derive(Module)` made.
 fn record_type(
     a: &BTreeMap<String, BTreeSet<String>>,
     path: &str,
     removed: bool,
 ) -> Option<(String, String)> {
-    let base = path
-        .strip_suffix("RecordItem")
-        .or_else(|| path.strip_suffix("Record"))?;
+    if !removed {
+        return None;
+    }
     let is_type = |p: &str| {
         a.get(p).is_some_and(|ls| {
             ls.iter()
                 .any(|l| l.starts_with("struct") || l.starts_with("enum"))
         })
     };
-    if removed && is_type(path) && is_type(base) {
-        return Some((
-            "module-record-type".to_string(),
-            format!("record type of {base}"),
-        ));
+    let module_record = path
+        .strip_suffix("RecordItem")
+        .or_else(|| path.strip_suffix("Record"));
+    if let Some(base) = module_record {
+        if is_type(path) && is_type(base) {
+            return Some((
+                "module-record-type".to_string(),
+                format!("record type of {base}"),
+            ));
+        }
     }
-    // `XItem` next to a type `X`: the item type `derive(Record)` made for a record `X`
+    // `XItem` next to a type `X`, generic over `PrecisionSettings`: the item type
+    // `derive(Record)` made for a record `X`
     let base = path.strip_suffix("Item")?;
+    let precision = a
+        .get(path)
+        .is_some_and(|ls| ls.iter().any(|l| l.contains("PrecisionSettings")));
     let rule = if base.starts_with("burn::optim::") {
         "optimizer-record"
     } else {
         "recorder-types"
     };
-    (removed && is_type(path) && is_type(base))
+    (is_type(path) && is_type(base) && precision)
         .then(|| (rule.to_string(), format!("record item of {base}")))
 }
 
@@ -566,6 +603,14 @@ fn generic_only(
         .map(|l| {
             let mut bs = backend_params(l);
             bs.extend(inherited.iter().cloned());
+            // `Tensor`'s first argument is its backend in 0.21, wherever that parameter was
+            // declared (often on an impl block, which the lists leave out)
+            for (i, _) in l.match_indices("Tensor<") {
+                let arg = ident_prefix(&l[i + "Tensor<".len()..]);
+                if !arg.is_empty() && arg.chars().all(|c| c.is_ascii_uppercase()) {
+                    bs.insert(arg.to_string());
+                }
+            }
             let mut l = l.clone();
             for b in &bs {
                 // associated types of the backend that became plain types
