@@ -154,3 +154,29 @@ fn every_removed_or_changed_item_is_mapped() {
         unmapped.join("\n")
     );
 }
+
+#[test]
+fn public_api_knows_what_each_release_offers() {
+    let (old, new) = (public_api("0.21"), public_api("0.22.1"));
+    for gone in [
+        "burn::record::CompactRecorder",
+        "burn::tensor::backend::Backend",
+    ] {
+        assert!(old.contains(gone), "0.21 offers {gone}");
+        assert!(!new.contains(gone), "0.22 has no {gone}");
+    }
+    for both in [
+        "burn::tensor::Device",
+        "burn::nn::Linear",
+        "burn::module::Module",
+    ] {
+        assert!(
+            old.contains(both) && new.contains(both),
+            "{both} is in both releases"
+        );
+    }
+    assert!(
+        public_api("0.20").is_empty(),
+        "an unpinned release has no list"
+    );
+}
