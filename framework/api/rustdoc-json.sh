@@ -1,0 +1,46 @@
+#!/bin/bash
+# Writes the rustdoc JSON that `cargo run -p xtask -- api-diff --json-dir DIR` reads:
+# DIR/<version>/<crate>.json for the user-facing Burn crates of both pinned releases.
+#
+#   framework/api/rustdoc-json.sh [DIR]        (default /work/apidiff-target/json)
+#
+# For each release it makes a scratch crate outside the repository (next to DIR) that depends on
+# `burn` at the exact version with the features the pinned framework crate uses (plus `store`),
+# copies the framework lockfile into it (so every dependency resolves as pinned), and runs
+# `cargo +nightly rustdoc -p <crate>@<version> --lib -- -Z unstable-options --output-format json`
+# for each crate, one at a time, offline. No `cpu`/`cuda` features: they download LLVM.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-/work/apidiff-target/json}
+work=$(dirname "$out")
+crates="burn-std burn-backend burn-tensor burn-core burn-nn burn-optim burn-dataset burn-store burn-autodiff burn-dispatch burn-train burn"
+for pin in 0.21 0.22; do
+  lock=$repo/framework/burn-$pin/Cargo.lock
+  version=$(grep -A1 '^name = "burn"$' "$lock" | sed -n 's/^version = "\(.*\)"/\1/p')
+  case $pin in 0.21) backend=ndarray ;; 0.22) backend=flex ;; esac
+  scratch=$work/scratch-$pin
+  mkdir -p "$scratch/src" "$out/$version"
+  : > "$scratch/src/lib.rs"
+  cp "$lock" "$scratch/Cargo.lock"
+  cat > "$scratch/Cargo.toml" <<TOML
+[package]
+name = "apidiff-scratch-${pin/./-}"
+version = "0.1.0"
+edition = "2021"
+publish = false
+[dependencies]
+burn = { version = "=$version", features = ["$backend", "autodiff", "dataset", "train", "store"] }
+[workspace]
+TOML
+  for c in $crates; do
+    json=$out/$version/${c//-/_}.json
+    [ -f "$json" ] && continue
+    # crates this release's dependency graph does not build (burn-dispatch in 0.21) are skipped
+    (cd "$scratch" && cargo +nightly tree --offline -e normal --prefix none | grep -q "^$c v$version") \
+      || { echo "skip $c@$version (not in the graph)"; continue; }
+    echo "== $c@$version"
+    (cd "$scratch" && CARGO_TARGET_DIR=$work/target-$pin nice -n 10 cargo +nightly rustdoc --offline \
+      -p "$c@$version" --lib -- -Z unstable-options --output-format json)
+    cp "$work/target-$pin/doc/${c//-/_}.json" "$json"
+  done
+done

@@ -1,0 +1,35 @@
+//! Developer tasks for burn-migrate.
+//!
+//! ```text
+//! cargo run -p xtask -- api-diff [--json-dir DIR]
+//! ```
+//! `api-diff` lists the public API of the pinned Burn releases (`framework/burn-*/Cargo.lock`)
+//! and writes `framework/api/{VERSION.txt, diff.tsv}`; see `framework/api/README.md`.
+//! The benchmark workspace generator is the separate binary `gen-workspace`.
+
+mod api_diff;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("api-diff") => api_diff::main(&args[1..]),
+        Some(other) => Err(format!("unknown task `{other}`\n{USAGE}")),
+        None => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo run -p xtask -- api-diff [--json-dir DIR] [--repo DIR]
+  api-diff   list the public API of Burn 0.21/0.22 from rustdoc JSON files
+             (DIR/<version>/<crate>.json) into framework/api/<version>.txt, then
+             write framework/api/diff.tsv; without --json-dir only the diff is
+             regenerated from the checked-in lists
+  (the benchmark workspace generator: cargo run -p xtask --bin gen-workspace)";
