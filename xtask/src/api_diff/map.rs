@@ -12,6 +12,7 @@
 //!
 //! Everything else is `unmapped`.
 
+use burn_migrate::rules::RuleId;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -518,16 +519,16 @@ fn learning_components(old: &BTreeSet<String>, new: &BTreeSet<String>) -> Option
     if !new.is_empty() && o.contains("Record<LC>") && !uses_m {
         // `LearnerModelRecord<LC>` -> `ModuleRecord`, and the optimizer/scheduler ones
         return Some((
-            "learner-checkpoint-records".into(),
+            RuleId::LearnerCheckpointRecords.as_str().into(),
             "learner record alias -> ModuleRecord/OptimizerRecord/LrSchedulerRecord".into(),
         ));
     }
     if new.is_empty() || !uses_lc || !uses_m {
         return None;
     }
-    let mut rules = BTreeSet::from(["learning-components".to_string()]);
+    let mut rules = BTreeSet::from([RuleId::LearningComponents.as_str().to_string()]);
     if o.contains("RecordItem<") || o.contains("Record<LC>") || o.contains("Record<B>") {
-        rules.insert("learner-checkpoint-records".into());
+        rules.insert(RuleId::LearnerCheckpointRecords.as_str().into());
     }
     Some((
         join(&rules),
@@ -556,7 +557,7 @@ fn record_type(
     if let Some(base) = module_record {
         if is_type(path) && is_type(base) {
             return Some((
-                "module-record-type".to_string(),
+                RuleId::ModuleRecordType.as_str().to_string(),
                 format!("record type of {base}"),
             ));
         }
@@ -568,9 +569,9 @@ fn record_type(
         .get(path)
         .is_some_and(|ls| ls.iter().any(|l| l.contains("PrecisionSettings")));
     let rule = if base.starts_with("burn::optim::") {
-        "optimizer-record"
+        RuleId::OptimizerRecord.as_str()
     } else {
-        "recorder-types"
+        RuleId::RecorderTypes.as_str()
     };
     (is_type(path) && is_type(base) && precision)
         .then(|| (rule.to_string(), format!("record item of {base}")))
@@ -615,8 +616,12 @@ fn generic_only(
             for b in &bs {
                 // associated types of the backend that became plain types
                 for (assoc, plain, rule) in [
-                    ("Device", "Device", "backend-device-type"),
-                    ("Gradients", "Gradients", "autodiff-gradients-type"),
+                    ("Device", "Device", RuleId::BackendDeviceType.as_str()),
+                    (
+                        "Gradients",
+                        "Gradients",
+                        RuleId::AutodiffGradientsType.as_str(),
+                    ),
                 ] {
                     let from = format!("{b}::{assoc}");
                     if l.contains(&from) {
@@ -633,7 +638,7 @@ fn generic_only(
             if !bs.is_empty() {
                 let d = drop_backend(&l, &bs);
                 if d != l {
-                    rules.insert("backend-generic-arg".into());
+                    rules.insert(RuleId::BackendGenericArg.as_str().into());
                 }
                 l = d;
             }
