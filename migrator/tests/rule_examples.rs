@@ -43,7 +43,7 @@ fn main() {
             }));
         }
     }
-    let set_checks: [(&str, SetCheck); 6] = [
+    let set_checks: [(&str, SetCheck); 7] = [
         (
             "every_rule_has_an_example_and_every_emitted_rule_has_a_file",
             every_rule_has_an_example_and_every_emitted_rule_has_a_file,
@@ -55,6 +55,10 @@ fn main() {
         (
             "every_fix_says_what_it_can_change",
             every_fix_says_what_it_can_change,
+        ),
+        (
+            "every_api_item_a_rule_names_exists_in_its_release",
+            every_api_item_a_rule_names_exists_in_its_release,
         ),
         (
             "every_manual_example_names_its_lines",
@@ -246,6 +250,34 @@ fn every_fix_says_what_it_can_change(rules: &RuleSet) -> Result<(), Failed> {
                 rule.id
             )),
             _ => {}
+        }
+    }
+    failures_to_result(failures)
+}
+
+/// The Burn items a rule page names (`[api]`) are public items of that release, by the lists
+/// rustdoc gave (`framework/api/`); every rule about code names what it ports.
+fn every_api_item_a_rule_names_exists_in_its_release(rules: &RuleSet) -> Result<(), Failed> {
+    use burn_migrate::rules::framework::public_api;
+    let (old, new) = (public_api("0.21"), public_api("0.22"));
+    let mut failures = Vec::new();
+    for rule in rules.iter() {
+        for (paths, api, release) in [
+            (&rule.api.before, &old, "0.21"),
+            (&rule.api.after, &new, "0.22"),
+        ] {
+            for path in paths.iter().filter(|p| !api.contains(p.as_str())) {
+                failures.push(format!(
+                    "rule {}: `{path}` is not a public item of Burn {release} (framework/api/)",
+                    rule.id
+                ));
+            }
+        }
+        if rule.category != Category::Cargo && rule.api.before.is_empty() {
+            failures.push(format!(
+                "rule {}: `[api] before` names none of the 0.21 items the rule ports",
+                rule.id
+            ));
         }
     }
     failures_to_result(failures)

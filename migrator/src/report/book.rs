@@ -96,6 +96,10 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
     if !safety.is_empty() {
         let _ = writeln!(page, "## Fix safety\n\n{safety}\n");
     }
+    let api = api_section(rule);
+    if !api.is_empty() {
+        let _ = writeln!(page, "## API\n\n{api}");
+    }
     let options = options(rule, backends);
     if !options.is_empty() {
         let _ = writeln!(page, "## Options\n\n{options}");
@@ -169,6 +173,32 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
         );
     }
     page
+}
+
+/// The Burn items a rule maps, in each release, each with a link to the docs of that exact
+/// release on docs.rs (a search for the path: the item's page address depends on how the
+/// `burn` facade re-exports it, the search finds it either way).
+fn api_section(rule: &Rule) -> String {
+    use crate::rules::framework::{locked_burn_version, BURN_0_21_LOCK, BURN_0_22_LOCK};
+    let mut out = String::new();
+    for (label, paths, lock) in [
+        ("Burn 0.21", &rule.api.before, BURN_0_21_LOCK),
+        ("Burn 0.22", &rule.api.after, BURN_0_22_LOCK),
+    ] {
+        if paths.is_empty() {
+            continue;
+        }
+        let version = locked_burn_version(lock).unwrap_or("latest");
+        let links: Vec<String> = paths
+            .iter()
+            .map(|path| {
+                let query = path.replace("::", "%3A%3A");
+                format!("[`{path}`](https://docs.rs/burn/{version}/burn/?search={query})")
+            })
+            .collect();
+        let _ = writeln!(out, "- {label} ({version}): {}", links.join(", "));
+    }
+    out
 }
 
 /// The command-line options that change what the rule writes: the backend table's choices

@@ -31,3 +31,10 @@ pub fn public_api(version: &str) -> std::collections::BTreeSet<String> {
         .map(String::from)
         .collect()
 }
+
+/// The exact `burn` version a pinned lockfile holds (`0.22.1`).
+pub fn locked_burn_version(lock: &'static str) -> Option<&'static str> {
+    let at = lock.find("name = \"burn\"\nversion = \"")? + "name = \"burn\"\nversion = \"".len();
+    let rest = &lock[at..];
+    Some(&rest[..rest.find('"')?])
+}

@@ -215,6 +215,10 @@ pub struct Rule {
     /// Rows of the API-change catalogue (`book/api-changes-rows.tsv`) this rule ports.
     #[serde(default)]
     pub covers: Vec<String>,
+    /// The public items of Burn the rule maps, by path in each release (checked against the
+    /// public API lists in `framework/api/`).
+    #[serde(default)]
+    pub api: ApiItems,
     #[serde(default, rename = "example")]
     pub examples: Vec<Example>,
     /// Why a `safe` rule that edits Rust code has no example it must leave alone (every other
@@ -227,6 +231,17 @@ pub struct Rule {
     pub rewrites: Vec<DataRule>,
     #[serde(default, rename = "feature_add")]
     pub feature_adds: Vec<FeatureAdd>,
+}
+
+/// Paths of public Burn items (`burn::tensor::Tensor::argmax`): what a rule ports from 0.21
+/// and what it ports to in 0.22 (empty when 0.22 has no counterpart).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiItems {
+    #[serde(default)]
+    pub before: Vec<String>,
+    #[serde(default)]
+    pub after: Vec<String>,
 }
 
 /// Where a rule file comes from: built-in files get a `RuleId`, user files are data rules.
