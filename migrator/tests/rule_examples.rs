@@ -273,11 +273,18 @@ fn every_api_item_a_rule_names_exists_in_its_release(rules: &RuleSet) -> Result<
                 ));
             }
         }
-        if rule.category != Category::Cargo && rule.api.before.is_empty() {
-            failures.push(format!(
-                "rule {}: `[api] before` names none of the 0.21 items the rule ports",
+        let unlisted = rule.api.unlisted.as_deref().map(str::trim);
+        match (rule.api.before.is_empty(), unlisted) {
+            (true, None | Some("")) if rule.category != Category::Cargo => failures.push(format!(
+                "rule {}: `[api] before` names none of the 0.21 items the rule ports (or \
+                 `unlisted` says why it cannot)",
                 rule.id
-            ));
+            )),
+            (false, Some(_)) => failures.push(format!(
+                "rule {}: `[api]` names items and says they are unlisted; drop `unlisted`",
+                rule.id
+            )),
+            _ => {}
         }
     }
     failures_to_result(failures)

@@ -198,6 +198,13 @@ fn api_section(rule: &Rule) -> String {
             .collect();
         let _ = writeln!(out, "- {label} ({version}): {}", links.join(", "));
     }
+    if let Some(why) = &rule.api.unlisted {
+        let _ = writeln!(
+            out,
+            "- Not in the public API lists (`framework/api/`): {}",
+            why.trim()
+        );
+    }
     out
 }
 

@@ -242,6 +242,10 @@ pub struct ApiItems {
     pub before: Vec<String>,
     #[serde(default)]
     pub after: Vec<String>,
+    /// Why `before` names nothing: the rule's 0.21 items are behind a Cargo feature the public
+    /// API lists were made without, or the rule is about no item of Burn.
+    #[serde(default)]
+    pub unlisted: Option<String>,
 }
 
 /// Where a rule file comes from: built-in files get a `RuleId`, user files are data rules.
