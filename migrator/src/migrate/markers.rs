@@ -62,6 +62,66 @@ pub fn find(text: &str, leader: &str, rules: &RuleSet) -> Vec<Marker> {
     out
 }
 
+/// `text` with a marker comment above each of `lines` (0-based line, comment text), indented
+/// like the line it is about. A line that starts inside a string literal or a block comment
+/// gets none: a comment there would change the string. Returns the text and the markers that
+/// could not be placed.
+pub fn insert_above(
+    text: &str,
+    mut markers: Vec<(usize, String)>,
+    edition: ra_ap_syntax::Edition,
+) -> (String, Vec<String>) {
+    use ra_ap_syntax::{AstNode, SyntaxKind};
+    let parse = ra_ap_syntax::SourceFile::parse(text, edition);
+    let root = parse.tree().syntax().clone();
+    let inside_token = |offset: usize| {
+        let at = TextSize::from(offset as u32);
+        root.token_at_offset(at)
+            .right_biased()
+            .filter(|t| t.text_range().start() < at)
+            .is_some_and(|t| {
+                matches!(
+                    t.kind(),
+                    SyntaxKind::STRING
+                        | SyntaxKind::BYTE_STRING
+                        | SyntaxKind::C_STRING
+                        | SyntaxKind::COMMENT
+                )
+            })
+    };
+    markers.sort();
+    markers.dedup();
+    let mut out = String::with_capacity(text.len() + markers.len() * 80);
+    let mut unplaced = Vec::new();
+    let mut next = markers.into_iter().peekable();
+    let mut offset = 0usize;
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        while let Some((_, marker)) = next.next_if(|(at, _)| *at == number) {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            let comment = format!("{indent}// {marker}\n");
+            // Already there (a port of a port): not twice.
+            if out.ends_with(&comment) {
+                continue;
+            }
+            if inside_token(offset) {
+                unplaced.push(marker);
+            } else {
+                out.push_str(&comment);
+            }
+        }
+        out.push_str(line);
+        offset += line.len();
+    }
+    // Markers past the last line (the site's line was removed at the end of the file).
+    for (_, marker) in next {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!("// {marker}\n"));
+    }
+    (out, unplaced)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +145,27 @@ mod tests {
         assert_eq!(
             &toml[found[0].range],
             format!("# {}", text(rule, "enable it by hand"))
+        );
+    }
+
+    #[test]
+    fn markers_go_above_their_line_indented_never_twice_nor_into_strings() {
+        let code = "fn f() {\n    let s = \"a\nb\";\n    g();\n}\n";
+        let edition = ra_ap_syntax::Edition::Edition2021;
+        let (out, unplaced) = insert_above(
+            code,
+            vec![(2, "m1".into()), (2, "m1".into()), (3, "m2".into())],
+            edition,
+        );
+        assert_eq!(
+            out,
+            "fn f() {\n    let s = \"a\nb\";\n    // m2\n    g();\n}\n"
+        );
+        assert_eq!(unplaced, vec!["m1".to_string()]);
+        let (again, _) = insert_above(&out, vec![(4, "m2".into())], edition);
+        assert_eq!(
+            again, out,
+            "a marker already above its line is not written twice"
         );
     }
 }

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
-use crate::rules::{RuleId, RuleSet};
+use crate::rules::{RuleId, RuleKey, RuleSet};
 use discover::Workspace;
 use manifest::ManifestChange;
 use ra_ap_syntax::TextRange;
@@ -80,7 +80,112 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
+    if !report.already_migrated {
+        keep_findings_visible(&mut report, &workspace.files, rules)?;
+    }
     Ok(report)
+}
+
+/// What `--apply` leaves for a person, `--check` on the port must still list. Checks the
+/// ported workspace as 0.22 code (in memory) and, for each manual finding of a changed file
+/// that the check no longer sees (its site went with the backend parameter, say), writes a
+/// to-do marker (`markers`) above the line where the site now is.
+fn keep_findings_visible(
+    report: &mut Report,
+    files: &[SourceFile],
+    rules: &RuleSet,
+) -> Result<(), Error> {
+    let manual = |c: &&Change| !is_applied(c, rules);
+    let candidates: Vec<usize> = (0..report.files.len())
+        .filter(|&i| {
+            let f = &report.files[i];
+            f.error.is_none() && f.migrated != f.original && f.changes.iter().any(|c| manual(&c))
+        })
+        .collect();
+    if candidates.is_empty() || files.len() != report.files.len() {
+        return Ok(());
+    }
+    // The whole workspace as ported: the index needs every file.
+    let ported: Vec<SourceFile> = files
+        .iter()
+        .zip(&report.files)
+        .map(|(f, o)| {
+            SourceFile::from_text(
+                f.path.clone(),
+                f.display.clone(),
+                o.migrated.clone(),
+                f.package,
+                f.edition,
+            )
+        })
+        .collect();
+    let rechecked = rewrite_sources(&ported, rules, true)?;
+    for i in candidates {
+        let outcome = &mut report.files[i];
+        let line_of =
+            |text: &str, offset: usize| text[..offset.min(text.len())].matches('\n').count();
+        // What the check of the port sees, by rule: its findings and the markers already there.
+        let mut seen: Vec<(RuleKey, usize)> = rechecked[i]
+            .changes
+            .iter()
+            .filter(manual)
+            .map(|c| (c.rule, line_of(&outcome.migrated, c.range.start().into())))
+            .collect();
+        seen.extend(
+            markers::find(&outcome.migrated, "//", rules)
+                .into_iter()
+                .map(|m| (m.rule, line_of(&outcome.migrated, m.range.start().into()))),
+        );
+        let lines = line_map(&outcome.original, &outcome.migrated);
+        let mut missing = Vec::new();
+        for change in outcome.changes.iter().filter(manual) {
+            let old = line_of(&outcome.original, change.range.start().into());
+            let new = lines.get(old).copied().unwrap_or(old);
+            // One finding of the same rule in the port answers for one here, on the same
+            // line if there is one.
+            let same_rule = |(rule, _): &(RuleKey, usize)| *rule == change.rule;
+            let found = seen
+                .iter()
+                .position(|s| same_rule(s) && (s.1 == new || s.1 + 1 == new))
+                .or_else(|| seen.iter().position(same_rule));
+            match found {
+                Some(at) => {
+                    seen.remove(at);
+                }
+                None => missing.push((new, markers::text(change.rule, &change.message))),
+            }
+        }
+        if missing.is_empty() {
+            continue;
+        }
+        let (text, _unplaced) = markers::insert_above(&outcome.migrated, missing, files[i].edition);
+        outcome.migrated = text;
+    }
+    Ok(())
+}
+
+/// For each line of `old`, the line of `new` it became (or where it would be, when the port
+/// removed it).
+fn line_map(old: &str, new: &str) -> Vec<usize> {
+    use similar::DiffOp;
+    let diff = similar::TextDiff::from_lines(old, new);
+    let mut map = Vec::new();
+    for op in diff.ops() {
+        match *op {
+            DiffOp::Equal { new_index, len, .. } => map.extend(new_index..new_index + len),
+            DiffOp::Delete {
+                old_len, new_index, ..
+            } => map.extend(std::iter::repeat_n(new_index, old_len)),
+            DiffOp::Insert { .. } => {}
+            DiffOp::Replace {
+                old_len,
+                new_index,
+                new_len,
+                ..
+            } => map.extend((0..old_len).map(|k| new_index + k.min(new_len.saturating_sub(1)))),
+        }
+    }
+    map
 }
 
 /// The to-do markers an earlier `--apply` left (`markers`), each a finding of its rule where
