@@ -9,8 +9,8 @@
 # ported, then `cargo check`ed with its listed arguments, one project at a time, under
 # `flock $BURN_BUILD_LOCK` (Burn builds are heavy; one at a time per machine), into the
 # shared `CARGO_TARGET_DIR` (default /work/corpus-target) so Burn builds once.
-# One line per project: apply time, findings fixed/manual, cargo check errors, failing
-# packages. Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
+# One line per project: apply time, findings fixed/manual, manual findings `--check` still
+# lists on the port (`left`, must equal `manual`), cargo check errors, failing packages. Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
 # `cargo check` (errors then read `-`); BURN_MIGRATE names the binary (default: a release
 # build of this checkout).
 set -euo pipefail
@@ -28,7 +28,7 @@ if [[ -z "${BURN_MIGRATE:-}" ]]; then
 fi
 mkdir -p "$work"
 
-printf '%-10s %8s %6s %6s %7s  %s\n' project apply_s fixed manual errors failing_packages
+printf '%-10s %8s %6s %6s %6s %7s  %s\n' project apply_s fixed manual left errors failing_packages
 while IFS=$'\t' read -r name folder scope prep args; do
     [[ -z "$name" || "$name" == \#* ]] && continue
     if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "$name"; then
@@ -55,8 +55,14 @@ print(sum(1 for x in f if x["fixable"]), sum(1 for x in f if not x["fixable"]))
     start=$(date +%s.%N)
     "$migrate" --apply --allow-dirty "$dir" > "$log.diff" 2> "$log.apply.log" || true
     apply_s=$(echo "$(date +%s.%N) - $start" | bc)
+    # What --check still lists on the port: the manual findings --apply printed, no fewer.
+    "$migrate" --check --format json "$dir" > "$log.after.json" 2> /dev/null || true
+    left=$(python3 -c '
+import json, sys
+print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
+' "$log.after.json" 2>/dev/null || echo "?")
     if [[ "${CORPUS_CHECK:-1}" == 0 ]]; then
-        printf '%-10s %8.1f %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" - -
+        printf '%-10s %8.1f %6s %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" - -
         continue
     fi
     # shellcheck disable=SC2086 # the listed arguments are words
@@ -65,6 +71,6 @@ print(sum(1 for x in f if x["fixable"]), sum(1 for x in f if not x["fixable"]))
     errors=$(grep -c '^[^ ]*: error\|^error\[' "$log.check-0.22.log" || true)
     failing=$(grep -o 'could not compile `[^`]*`' "$log.check-0.22.log" \
         | sed 's/could not compile `\(.*\)`/\1/' | sort -u | paste -sd, - || true)
-    printf '%-10s %8.1f %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$errors" \
+    printf '%-10s %8.1f %6s %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" "$errors" \
         "${failing:--}"
 done < "$list"
