@@ -659,7 +659,23 @@ impl Index {
                 })
             }
             None if path.qualifier().is_none() => self.aliases.get(&local).cloned(),
-            None => None,
+            // `backend::B`, `crate::backends::Cpu`: an alias of the workspace reached through
+            // its modules (often one `#[cfg(..)] mod` per backend). Aliases are known by name
+            // workspace-wide, as unqualified ones are; a qualifier that is a type
+            // (`Config::B`) is no module path.
+            None => {
+                let names = segment_names(&path);
+                let modules = &names[..names.len() - 1];
+                let module_like = |n: &String| {
+                    matches!(n.as_str(), "crate" | "self" | "super")
+                        || n.chars()
+                            .next()
+                            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+                };
+                (modules.iter().all(module_like) && modules.first().is_some_and(|n| n != "burn"))
+                    .then(|| self.aliases.get(&local).cloned())
+                    .flatten()
+            }
         }
     }
 
