@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
+use ra_ap_syntax::ast::{self, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use crate::migrate::source::SourceFile;
@@ -105,6 +105,10 @@ pub struct Index {
     /// bounds, impls and `use` items. They go with their impls (rule `backend-marker-trait`).
     pub marker_traits: HashSet<String>,
     pub aliases: HashMap<String, BackendSpec>,
+    /// Aliases defined once per `#[cfg(..)]` branch with different backends (`type Train =
+    /// Autodiff<Wgpu>;` under `feature = "gpu"`, `Autodiff<NdArray>` otherwise): name -> each
+    /// branch's `cfg` attribute and backend, in file order.
+    pub alias_branches: HashMap<String, Vec<(String, BackendSpec)>>,
     pub items: HashMap<String, ItemGenerics>,
     /// Struct name -> fields of type `PhantomData<B>` for a backend `B`.
     pub phantom_fields: HashMap<String, Vec<String>>,
@@ -222,6 +226,49 @@ impl Index {
             if !changed {
                 break;
             }
+        }
+        self.collect_alias_branches(files);
+    }
+
+    fn collect_alias_branches(&mut self, files: &[SourceFile]) {
+        let mut branches: HashMap<String, Vec<(Option<String>, BackendSpec)>> = HashMap::new();
+        for (i, file) in files.iter().enumerate() {
+            for alias in file
+                .tree()
+                .syntax()
+                .descendants()
+                .filter_map(ast::TypeAlias::cast)
+            {
+                let (Some(name), Some(ty)) = (alias.name(), alias.ty()) else {
+                    continue;
+                };
+                let Some(spec) = self.resolve_backend_type(i, &ty) else {
+                    continue;
+                };
+                let cfg = alias
+                    .attrs()
+                    .map(|a| a.syntax().text().to_string())
+                    .find(|a| a.starts_with("#[cfg("));
+                branches
+                    .entry(name.text().to_string())
+                    .or_default()
+                    .push((cfg, spec));
+            }
+        }
+        for (name, defs) in branches {
+            let differ = defs.iter().any(|(_, s)| *s != defs[0].1);
+            if defs.len() < 2 || !differ {
+                continue;
+            }
+            // Every definition under its own condition; otherwise they are not branches.
+            let Some(with_cfg) = defs
+                .into_iter()
+                .map(|(cfg, spec)| cfg.map(|c| (c, spec)))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            self.alias_branches.insert(name, with_cfg);
         }
     }
 

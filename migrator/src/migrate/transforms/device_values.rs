@@ -258,6 +258,10 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
         Some(spec) => BodyBackend::One(spec),
         None => site_backend(ctx, call.syntax()),
     };
+    if let Some(branches) = branch_alias(ctx, call.syntax(), &backend) {
+        branch_devices(ctx, call, &backend, &branches);
+        return;
+    }
     match backend {
         BodyBackend::One(spec) => {
             let expr = device_expression(ctx.index, &spec);
@@ -280,6 +284,94 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
             "no concrete backend reaches this device here: `Device::default()` would pick the first enabled backend; pass the device in, or name its constructor",
         )),
     }
+}
+
+/// The cfg-branch alias (`index.alias_branches`) the function around a device site selects its
+/// backend by, when it names exactly one and that one's backend is the site's.
+fn branch_alias(
+    ctx: &FileCtx,
+    site: &SyntaxNode,
+    backend: &BodyBackend,
+) -> Option<Vec<(String, BackendSpec)>> {
+    if ctx.index.alias_branches.is_empty() {
+        return None;
+    }
+    let function = site.ancestors().find_map(ast::Fn::cast)?;
+    let mut named: Vec<&str> = Vec::new();
+    for path in function.syntax().descendants().filter_map(ast::Path::cast) {
+        let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
+            continue;
+        };
+        if let Some((alias, _)) = ctx
+            .index
+            .alias_branches
+            .get_key_value(name.text().to_string().as_str())
+        {
+            if !named.contains(&alias.as_str()) {
+                named.push(alias);
+            }
+        }
+    }
+    let [alias] = named.as_slice() else {
+        return None;
+    };
+    let branches = ctx.index.alias_branches.get(*alias)?;
+    let consistent = match backend {
+        BodyBackend::One(spec) => branches.iter().any(|(_, b)| b.entry == spec.entry),
+        // Several backends reach the site: the branches are those backends.
+        BodyBackend::Conflict => true,
+        BodyBackend::None => false,
+    };
+    consistent.then(|| branches.clone())
+}
+
+/// A device for each branch, under the branch's condition:
+/// `{ #[cfg(a)] let device = ..; #[cfg(b)] let device = ..; device }`.
+fn branch_devices(
+    ctx: &mut FileCtx,
+    call: &ast::CallExpr,
+    backend: &BodyBackend,
+    branches: &[(String, BackendSpec)],
+) {
+    let site_autodiff = matches!(backend, BodyBackend::One(spec) if spec.autodiff);
+    let line_start = ctx.file.text[..usize::from(call.syntax().text_range().start())]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    let indent: String = ctx.file.text[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let mut block = String::from("{\n");
+    let mut devices = Vec::new();
+    for (cfg, spec) in branches {
+        let mut spec = spec.clone();
+        spec.autodiff |= site_autodiff;
+        let expr = device_expression(ctx.index, &spec);
+        note_imports(ctx, &expr);
+        record_choice(
+            ctx,
+            call.syntax(),
+            spec.entry,
+            spec.autodiff,
+            &expr,
+            RuleId::DefaultDevice.into(),
+        );
+        block.push_str(&format!(
+            "{indent}    {cfg}\n{indent}    let device = {expr};\n"
+        ));
+        devices.push(format!("{cfg} {expr}"));
+    }
+    block.push_str(&format!("{indent}    device\n{indent}}}"));
+    let message = format!(
+        "the backend was chosen by `cfg` (one alias per branch); Burn 0.22 builds the device per branch: {}",
+        devices.join(", ")
+    );
+    ctx.push(Change::edit(
+        call.syntax().text_range(),
+        block,
+        RuleId::DefaultDevice,
+        message,
+    ));
 }
 
 /// The calls that consume the device `expr` makes: the call it is an argument of, or, for
