@@ -44,7 +44,20 @@ pub use outcome::{is_applied, FileOutcome, ManifestOutcome, Report};
 /// changing its own output past this many passes has a bug.
 const MAX_PASSES: usize = 5;
 
+/// Ports the workspace at `path` in memory: findings, and the text `--apply` writes.
 pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
+    run_as(path, rules, Output::Port)
+}
+
+/// What a run is for: the findings only (`--check`), or the port's text too (`--diff`,
+/// `--apply`), which needs one more look at the port (`keep_findings_visible`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Findings,
+    Port,
+}
+
+pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Error> {
     let workspace = discover::discover(path)?;
     let mut report = Report {
         root: workspace.root.clone(),
@@ -80,7 +93,7 @@ pub fn run(path: &Path, rules: &RuleSet) -> Result<Report, Error> {
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
-    if !report.already_migrated {
+    if !report.already_migrated && output == Output::Port {
         keep_findings_visible(&mut report, &workspace.files, rules)?;
     }
     Ok(report)

@@ -43,7 +43,13 @@ pub fn command(
     if let Some(note) = migrate::write::resume(path, mode.apply)? {
         writeln!(err, "{note}").map_err(Error::Output)?;
     }
-    let report = migrate::run(path, rules)?;
+    // `--check` prints findings only: the port's to-do markers are for the text it writes.
+    let output = if mode.apply || mode.diff {
+        migrate::Output::Port
+    } else {
+        migrate::Output::Findings
+    };
+    let report = migrate::run_as(path, rules, output)?;
     if !report.uses_burn {
         writeln!(
             err,
