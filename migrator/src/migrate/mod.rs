@@ -572,6 +572,24 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet) -> Vec<Change> {
         .collect()
 }
 
+/// Whether code names `path` (`burn::train::RLTraining`): written out, or its last segment as
+/// a word in a file that names the module (`use burn::train::{RLTraining, ..}`).
+fn names_path(text: &str, path: &str) -> bool {
+    if text.contains(path) {
+        return true;
+    }
+    let Some((module, name)) = path.rsplit_once("::") else {
+        return false;
+    };
+    text.contains(&format!("{module}::"))
+        && text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
 fn rewrite_manifests(
     workspace: &Workspace,
     rules: &RuleSet,
@@ -581,7 +599,7 @@ fn rewrite_manifests(
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
     let backend_crates = rules.backend_table().crate_features();
     // What the ported code names decides which features it needs.
-    let code_uses = |path: &str| sources.iter().any(|f| f.migrated.contains(path));
+    let code_uses = |path: &str| sources.iter().any(|f| names_path(&f.migrated, path));
     let features = manifest::FeatureRules {
         maps: &maps,
         adds: &adds,
@@ -730,4 +748,21 @@ pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
     outcomes
         .pop()
         .ok_or_else(|| Error::Internal("no outcome for the example".to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_path;
+
+    #[test]
+    fn a_path_is_named_written_out_or_by_its_module_and_name() {
+        let path = "burn::train::RLTraining";
+        assert!(names_path("let t = burn::train::RLTraining::new();", path));
+        assert!(names_path("use burn::train::{Learner, RLTraining};", path));
+        assert!(!names_path(
+            "use burn::train::{Learner, RLTrainingExt};",
+            path
+        ));
+        assert!(!names_path("use other::RLTraining;", path));
+    }
 }
