@@ -107,13 +107,60 @@ fn in_lockfile(lock: &str, members: &[&str]) -> Vec<OldBurnDependency> {
             versions.entry(name).or_default().push(version);
         }
     }
+    // What the workspace's packages reach in the lock: a lockfile can hold entries of members
+    // that were since removed (cargo prunes them at its next resolution), which are not in
+    // the build.
+    let key = |name: &str, version: &str| format!("{name} {version}");
+    let edges: BTreeMap<String, Vec<String>> = packages
+        .iter()
+        .filter_map(|p| {
+            let (name, version) = (field(p, "name")?, field(p, "version")?);
+            let deps = p
+                .get("dependencies")
+                .and_then(Item::as_array)
+                .into_iter()
+                .flat_map(|a| a.iter())
+                .filter_map(|v| v.as_str())
+                .filter_map(|entry| {
+                    let mut parts = entry.split_whitespace();
+                    let dep = parts.next()?;
+                    let version = match parts.next() {
+                        Some(version) => version.to_string(),
+                        None => versions.get(dep)?.first()?.clone(),
+                    };
+                    Some(key(dep, &version))
+                })
+                .collect();
+            Some((key(&name, &version), deps))
+        })
+        .collect();
+    let mut reachable: std::collections::BTreeSet<String> = edges
+        .keys()
+        .filter(|k| members.iter().any(|m| k.split(' ').next() == Some(*m)))
+        .cloned()
+        .collect();
+    let mut queue: Vec<String> = reachable.iter().cloned().collect();
+    while let Some(next) = queue.pop() {
+        for dep in edges.get(&next).into_iter().flatten() {
+            if reachable.insert(dep.clone()) {
+                queue.push(dep.clone());
+            }
+        }
+    }
+    // No member in the lock (another layout): every entry counts, as before.
+    let in_build = |name: &str, version: &str| {
+        !members
+            .iter()
+            .any(|m| edges.keys().any(|k| k.split(' ').next() == Some(*m)))
+            || reachable.contains(&key(name, version))
+    };
     let mut found = Vec::new();
     for package in packages.iter() {
         let (Some(name), Some(version)) = (field(package, "name"), field(package, "version"))
         else {
             continue;
         };
-        if is_burn_crate(&name) || members.contains(&name.as_str()) {
+        if is_burn_crate(&name) || members.contains(&name.as_str()) || !in_build(&name, &version) {
             continue;
         }
         let dependencies = package
@@ -203,5 +250,33 @@ dependencies = ["burn 0.22.1", "old-ext"]
                 users: Vec::new(),
             }]
         );
+    }
+
+    /// A stale entry (a member removed from the workspace, not yet pruned by cargo) is not in
+    /// the build, nor is what only it pulled in.
+    #[test]
+    fn lock_entries_no_member_reaches_are_not_in_the_build() {
+        let lock = r#"
+[[package]]
+name = "burn"
+version = "0.21.0"
+
+[[package]]
+name = "old-ext"
+version = "0.3.1"
+dependencies = ["burn"]
+
+[[package]]
+name = "removed-member"
+version = "0.1.0"
+dependencies = ["old-ext"]
+
+[[package]]
+name = "app"
+version = "0.1.0"
+dependencies = ["burn"]
+"#;
+        assert!(in_lockfile(lock, &["app"]).is_empty());
+        assert_eq!(in_lockfile(lock, &["app", "removed-member"]).len(), 1);
     }
 }
