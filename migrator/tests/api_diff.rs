@@ -138,21 +138,31 @@ fn lists_are_sorted_and_unique() {
     }
 }
 
+/// Items of the diff that no rule covers yet. The goal is none (issue: API changes no rule
+/// knew); until then the count may only go down: a change to the rules or the lists that
+/// leaves more items unmapped fails here. Lower it when rules cover more.
+const UNMAPPED_NOW: usize = 328;
+
 #[test]
-#[ignore = "328 items unmapped: see framework/api/diff.tsv"]
-fn every_removed_or_changed_item_is_mapped() {
+fn unmapped_items_only_go_down() {
     let unmapped: Vec<String> = rows()
         .into_iter()
         .filter(|r| r.mapping == "unmapped")
         .map(|r| format!("{} ({})", r.path, r.change))
         .collect();
     assert!(
-        unmapped.is_empty(),
-        "{} removed or changed items map to no rule: add a rule or a line to \
+        unmapped.len() <= UNMAPPED_NOW,
+        "{} removed or changed items map to no rule (was {UNMAPPED_NOW}): add a rule or a line to \
          framework/api/decisions.tsv, then rerun `cargo run -p xtask -- api-diff`:\n{}",
         unmapped.len(),
         unmapped.join("\n")
     );
+    if unmapped.len() < UNMAPPED_NOW {
+        eprintln!(
+            "{} unmapped items now, fewer than {UNMAPPED_NOW}: lower UNMAPPED_NOW",
+            unmapped.len()
+        );
+    }
 }
 
 #[test]
