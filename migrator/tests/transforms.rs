@@ -341,3 +341,16 @@ fn a_marker_named_in_a_qualified_device_path_goes() {
     );
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+/// A test module in its own file (`#[cfg(test)] mod parity;`) reaches Burn's traits through
+/// `use super::*` and its parent's explicit imports: its backend parameters are Burn's too.
+#[test]
+fn backend_bounds_reached_through_use_super_glob_are_burns() {
+    let parent = "use burn::tensor::{backend::Backend, Tensor};\n\n#[cfg(test)]\nmod parity;\n\npub fn twice<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.clone() + x\n}\n";
+    let child = "use super::*;\n\nfn ones<B: Backend>(device: &B::Device) -> Tensor<B, 1> {\n    Tensor::ones([2], device)\n}\n";
+    let out = port_files(&[("lib.rs", parent), ("parity.rs", child)]);
+    assert_eq!(
+        out[1],
+        "use burn::tensor::Device;\nuse super::*;\n\nfn ones(device: &Device) -> Tensor<1> {\n    Tensor::ones([2], device)\n}\n"
+    );
+}

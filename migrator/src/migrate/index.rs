@@ -580,10 +580,14 @@ impl Index {
         if file_names.burn_glob {
             return Some(last.clone());
         }
-        if file_names.other_glob && self.workspace_burn_glob {
-            return self
-                .reexported_burn_name(last)
-                .or_else(|| (!self.workspace_items.contains(last)).then(|| last.clone()));
+        // `use super::*` (a test module beside its parent), `use crate::prelude::*`: a name
+        // another file of the workspace imports from Burn comes through, as an explicitly
+        // imported one does; with a Burn glob somewhere, any name no workspace item has.
+        if file_names.other_glob {
+            return self.reexported_burn_name(last).or_else(|| {
+                (self.workspace_burn_glob && !self.workspace_items.contains(last))
+                    .then(|| last.clone())
+            });
         }
         None
     }

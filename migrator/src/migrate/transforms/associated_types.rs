@@ -13,24 +13,25 @@ use crate::rules::RuleId;
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.root().descendants().filter_map(ast::Path::cast) {
         let scope = ctx.backends_in_scope(path.syntax());
-        let replacement = if is_backend_gradients(&path, &scope) {
-            Some((
-                "Gradients",
-                RuleId::AutodiffGradientsType,
-                "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
-            ))
-        } else if is_burn_device_type(ctx, &path)
-            || backend_device_path(&path, &scope)
-            || super::context::concrete_device_owner(ctx, &path).is_some()
-        {
-            Some((
-                "Device",
-                RuleId::BackendDeviceType,
-                "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
-            ))
-        } else {
-            None
-        };
+        let replacement =
+            if is_backend_gradients(&path, &scope) || concrete_gradients_owner(ctx, &path) {
+                Some((
+                    "Gradients",
+                    RuleId::AutodiffGradientsType,
+                    "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
+                ))
+            } else if is_burn_device_type(ctx, &path)
+                || backend_device_path(&path, &scope)
+                || super::context::concrete_device_owner(ctx, &path).is_some()
+            {
+                Some((
+                    "Device",
+                    RuleId::BackendDeviceType,
+                    "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
+                ))
+            } else {
+                None
+            };
         if let Some((name, rule, message)) = replacement {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
@@ -62,6 +63,25 @@ fn is_backend_gradients(path: &ast::Path, scope: &[crate::migrate::index::Backen
         None => crate::util::syntax::path_as_ident(&qualifier),
     };
     base.is_some_and(|b| scope.iter().any(|p| p.name == b))
+}
+
+/// `Train::Gradients` or `<Train as AutodiffBackend>::Gradients` for a backend type or alias
+/// `Train`.
+fn concrete_gradients_owner(ctx: &FileCtx, path: &ast::Path) -> bool {
+    let Some(segment) = path.segment() else {
+        return false;
+    };
+    if segment.name_ref().is_none_or(|n| n.text() != "Gradients") {
+        return false;
+    }
+    let Some(qualifier) = path.qualifier() else {
+        return false;
+    };
+    let owner = match qualifier.segment().and_then(|s| s.type_anchor()) {
+        Some(anchor) => anchor.ty(),
+        None => Some(ast::make::ty_path(qualifier)),
+    };
+    owner.is_some_and(|ty| ctx.index.resolve_backend_type(ctx.file_id, &ty).is_some())
 }
 
 /// A backend's own device type written as a type (`fn device() -> LibTorchDevice`); values
