@@ -25,7 +25,7 @@ impl<B: Backend> Normalizer<B> {
 
     pub fn forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
         let mean = B::FloatElem::from_elem(self.mean);
-        let scale = <B as Backend>::FloatElem::from_elem(1.0 / self.spread);
+        let scale = <B as burn::tensor::backend::BackendTypes>::FloatElem::from_elem(1.0 / self.spread);
         let low = B::FloatElem::from_elem(-self.band);
         let high = B::FloatElem::from_elem(self.band);
         x.sub_scalar(mean).mul_scalar(scale).clamp(low, high)
