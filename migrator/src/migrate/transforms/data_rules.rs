@@ -367,9 +367,12 @@ fn report_impl_fns(
 ) {
     for implementation in &nodes.impls {
         let implements_trait = match implementation.trait_() {
-            Some(ast::Type::PathType(path_type)) => path_type
-                .path()
-                .is_some_and(|path| path_ends_with(&path, trait_name)),
+            // Burn's trait, as the file's imports resolve it: a project trait of the same
+            // name is none of this rule's business.
+            Some(ast::Type::PathType(path_type)) => path_type.path().is_some_and(|path| {
+                path_ends_with(&path, trait_name)
+                    && ctx.index.burn_name(ctx.file_id, &path).is_some()
+            }),
             _ => false,
         };
         let Some(items) = implementation
