@@ -200,10 +200,11 @@ fn migrate_dependency_table(
                         }
                     }
                 }
+                if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
+                    let maps = maps_of(features.maps, &package);
+                    map_feature_array(array, "", &maps, &key, changes);
+                }
                 if is_burn {
-                    if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
-                        map_feature_array(array, "", features.maps, &key, changes);
-                    }
                     add_features(dep, features, &key, changes);
                 }
             }
@@ -225,6 +226,24 @@ fn add_features(
         }
         if !(features.code_uses)(&add.when_path) {
             continue;
+        }
+        // `burn = { workspace = true, default-features = false }` has no list yet: it gets one
+        // (features on an inherited dependency add to the workspace's).
+        if dep.get("features").is_none() && dep.get("version").or(dep.get("workspace")).is_some() {
+            // In an inline table, the space before the closing brace stays before the brace.
+            let trailing = dep.iter_mut().last().and_then(|(_, last)| {
+                let value = last.as_value_mut()?;
+                let suffix = value.decor().suffix().cloned();
+                value.decor_mut().set_suffix("");
+                suffix
+            });
+            dep.insert("features", toml_edit::value(Array::new()));
+            if let (Some(suffix), Some(features)) = (
+                trailing,
+                dep.get_mut("features").and_then(Item::as_value_mut),
+            ) {
+                features.decor_mut().set_suffix(suffix);
+            }
         }
         let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
             continue;
@@ -268,12 +287,27 @@ fn migrate_feature_table(
     features: &FeatureRules,
     changes: &mut Vec<ManifestChange>,
 ) {
+    let mut packages: Vec<&str> = features.maps.iter().map(|m| m.package.as_str()).collect();
+    packages.sort_unstable();
+    packages.dedup();
     for (_, item) in table.iter_mut() {
         if let Some(array) = item.as_array_mut() {
-            map_feature_array(array, "burn/", features.maps, "features", changes);
-            map_feature_array(array, "burn?/", features.maps, "features", changes);
+            for package in &packages {
+                let maps = maps_of(features.maps, package);
+                for prefix in [format!("{package}/"), format!("{package}?/")] {
+                    map_feature_array(array, &prefix, &maps, "features", changes);
+                }
+            }
         }
     }
+}
+
+/// The feature maps of one package's features (`burn`, `burn-store`).
+fn maps_of(maps: &[FeatureMap], package: &str) -> Vec<FeatureMap> {
+    maps.iter()
+        .filter(|m| m.package == package)
+        .cloned()
+        .collect()
 }
 
 /// Renames and removes Burn features in an array of feature names (with a `burn/` style
@@ -756,6 +790,7 @@ mod tests {
 
     fn map(from: &str, to: Option<&str>) -> FeatureMap {
         FeatureMap {
+            package: "burn".into(),
             from: from.into(),
             to: to.map(Into::into),
             manual: None,
@@ -781,6 +816,17 @@ mod tests {
             backend_crates: &crates,
         };
         migrate(text, &rules).unwrap()
+    }
+
+    /// An inherited `burn` with no feature list gets one when the code needs a feature;
+    /// the optim feature here (default features off, the code names `burn::optim`).
+    #[test]
+    fn a_feature_the_code_needs_starts_a_list() {
+        let out = run("[dependencies]\nburn = { workspace = true, default-features = false }\n");
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { workspace = true, default-features = false, features = [\"optim\"] }\n"
+        );
     }
 
     #[test]
@@ -812,7 +858,7 @@ mod tests {
         let out = run(text);
         assert_eq!(
             out.text,
-            "[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n\n[dev-dependencies]\nburn = { version = \"0.22.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.22.0\", default-features = false }\n\n[build-dependencies.burn]\nversion = \"0.22.0\"\nfeatures = []\n"
+            "[dependencies]\nburn = { workspace = true, features = [\"flex\"] }\n\n[dev-dependencies]\nburn = { version = \"0.22.0\", optional = true }\n\n[target.'cfg(unix)'.dependencies]\nburn = { version = \"0.22.0\", default-features = false, features = [\"optim\"] }\n\n[build-dependencies.burn]\nversion = \"0.22.0\"\nfeatures = []\n"
         );
     }
 

@@ -165,6 +165,9 @@ pub enum DataRule {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FeatureMap {
+    /// The package whose feature this is: `burn` unless said (`burn-store`).
+    #[serde(default = "burn_package")]
+    pub package: String,
     pub from: String,
     /// The 0.22 name; absent when the feature is simply gone.
     #[serde(default)]
@@ -174,6 +177,10 @@ pub struct FeatureMap {
     pub manual: Option<String>,
     #[serde(skip, default = "unset_rule")]
     pub rule: RuleKey,
+}
+
+fn burn_package() -> String {
+    "burn".to_string()
 }
 
 /// A Burn feature 0.22 needs where 0.21 did not: added when the code uses a path.
