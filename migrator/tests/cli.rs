@@ -5,6 +5,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use burn_migrate::rules::RuleId;
 use common::*;
 
 fn write(path: &Path, text: &[u8]) {
@@ -32,7 +33,7 @@ fn check_exit_codes() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("backend-generic-param"),
+        stderr.contains(RuleId::BackendGenericParam.as_str()),
         "diagnostics name the rule:\n{stderr}"
     );
     assert!(
@@ -186,7 +187,10 @@ fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
     let check = burn_migrate(&["--check"], dir.path());
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert_eq!(check.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("backend-associated-item"), "{stderr}");
+    assert!(
+        stderr.contains(RuleId::BackendAssociatedItem.as_str()),
+        "{stderr}"
+    );
     let without_marker: String = main
         .lines()
         .filter(|l| !l.contains("burn-migrate: todo("))
@@ -265,7 +269,7 @@ fn check_on_migrated_code_catches_backend_generics_that_come_back() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("backend-generic-param") && stderr.contains("src/helper.rs:4"),
+        stderr.contains(RuleId::BackendGenericParam.as_str()) && stderr.contains("src/helper.rs:4"),
         "{stderr}"
     );
 }
@@ -277,12 +281,14 @@ fn json_output_lists_findings_with_positions() {
     assert_eq!(out.status.code(), Some(1));
     let findings: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let findings = findings.as_array().unwrap();
-    assert!(findings.iter().any(|f| f["rule"] == "backend-generic-param"
-        && f["file"] == "src/main.rs"
-        && f["line"] == 3));
     assert!(findings
         .iter()
-        .any(|f| f["rule"] == "cargo-burn-version" && f["file"] == "Cargo.toml"));
+        .any(|f| f["rule"] == RuleId::BackendGenericParam.as_str()
+            && f["file"] == "src/main.rs"
+            && f["line"] == 3));
+    assert!(findings
+        .iter()
+        .any(|f| f["rule"] == RuleId::CargoBurnVersion.as_str() && f["file"] == "Cargo.toml"));
 }
 
 #[test]
@@ -296,10 +302,10 @@ fn rules_lists_and_explain_prints_a_page() {
     assert!(listing.lines().count() >= 60, "{listing}");
     assert!(listing
         .lines()
-        .any(|l| l.starts_with("backend-generic-param") && l.contains("safe")));
+        .any(|l| l.starts_with(RuleId::BackendGenericParam.as_str()) && l.contains("safe")));
 
     let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
-        .args(["explain", "backend-seed"])
+        .args(["explain", RuleId::BackendSeed.as_str()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -566,7 +572,7 @@ fn json_findings_match_the_documented_schema() {
         assert_eq!(keys, sorted, "sorted by file and position");
         let param = list
             .iter()
-            .find(|f| f["rule"] == "backend-generic-param")
+            .find(|f| f["rule"] == RuleId::BackendGenericParam.as_str())
             .unwrap();
         assert_eq!(param["severity"], "warning");
         assert_eq!(param["applicability"], "safe");
@@ -635,9 +641,11 @@ fn rules_as_json_and_formats_verify_cannot_print() {
     let rules: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let rules = rules.as_array().unwrap();
     assert!(rules.len() >= 60);
-    assert!(rules.iter().any(|r| r["id"] == "backend-generic-param"
-        && r["applicability"] == "safe"
-        && r["title"].is_string()));
+    assert!(rules
+        .iter()
+        .any(|r| r["id"] == RuleId::BackendGenericParam.as_str()
+            && r["applicability"] == "safe"
+            && r["title"].is_string()));
 
     let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
         .args(["verify", "--format", "sarif", "does-not-matter"])
@@ -658,7 +666,10 @@ fn runs_as_a_cargo_subcommand() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("backend-generic-param"), "{stderr}");
+    assert!(
+        stderr.contains(RuleId::BackendGenericParam.as_str()),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod common;
 
 use std::process::Command;
 
+use burn_migrate::rules::RuleId;
 use common::*;
 
 fn verify(project: &std::path::Path, migrated: Option<&std::path::Path>) -> (Option<i32>, String) {
@@ -95,7 +96,10 @@ fn verify_and_bench_on_a_fixture() {
     assert_eq!(verdict["verified"], false);
     assert_eq!(verdict["before"]["built"], true);
     assert_eq!(verdict["after"]["errors"][0]["code"], "E0432");
-    assert_eq!(verdict["after"]["errors"][0]["rule"], "recorder-types");
+    assert_eq!(
+        verdict["after"]["errors"][0]["rule"],
+        RuleId::RecorderTypes.as_str()
+    );
 
     bench_reports_both_rebuild_times_and_their_ratio();
 }

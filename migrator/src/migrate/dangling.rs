@@ -28,7 +28,7 @@ pub struct Use {
 /// in a macro's arguments (`format!("{}", type_name::<B>())`), which are not parsed as paths.
 pub fn uses(ctx: &FileCtx) -> Vec<Use> {
     let mut out = macro_uses(ctx);
-    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+    for path in ctx.nodes::<ast::Path>() {
         if path.qualifier().is_some() {
             continue;
         }
@@ -58,7 +58,7 @@ pub fn uses(ctx: &FileCtx) -> Vec<Use> {
 
 fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
     let mut out = Vec::new();
-    for tree in ctx.root().descendants().filter_map(ast::TokenTree::cast) {
+    for tree in ctx.nodes::<ast::TokenTree>() {
         // Only the outermost tree of a macro call; nested trees are its tokens' parents too.
         if tree
             .syntax()
@@ -101,26 +101,52 @@ pub fn findings(
     last: &SourceFile,
 ) -> Vec<Change> {
     let root = last.tree().syntax().clone();
+    // A use inside a range some rule changed or reported is that rule's. Non-empty ranges by
+    // start, with the largest end so far: a binary search per use, not a scan.
+    let mut covering: Vec<TextRange> = (recorded.iter().map(|c| c.range))
+        .filter(|r| !r.is_empty())
+        .collect();
+    covering.sort_by_key(|r| r.start());
+    let max_end: Vec<TextSize> = (covering.iter())
+        .scan(TextSize::from(0), |max, r| {
+            *max = (*max).max(r.end());
+            Some(*max)
+        })
+        .collect();
+    let recorded_covers = |range: TextRange| {
+        let before = covering.partition_point(|r| r.start() <= range.start());
+        before > 0 && max_end[before - 1] >= range.end()
+    };
+    // Each pass's edits are in text order and do not overlap (`edit::applied_ranges`): how
+    // far the text before an offset moved is a prefix sum.
+    let shifts: Vec<Vec<i64>> = (passes.iter())
+        .map(|edits| {
+            let mut sum = 0i64;
+            let mut out = vec![0];
+            for (replaced, added) in edits {
+                sum += *added as i64 - i64::from(u32::from(replaced.len()));
+                out.push(sum);
+            }
+            out
+        })
+        .collect();
     let mut out = Vec::new();
     'uses: for used in uses {
-        if recorded
-            .iter()
-            .any(|c| !c.range.is_empty() && c.range.contains_range(used.range))
-        {
+        if recorded_covers(used.range) {
             continue;
         }
         let mut range = used.range;
-        for edits in passes {
-            let mut shift: i64 = 0;
-            for (replaced, added) in edits {
-                if replaced.intersect(range).is_some_and(|r| !r.is_empty()) {
-                    continue 'uses;
-                }
-                if replaced.end() <= range.start() {
-                    shift += *added as i64 - i64::from(u32::from(replaced.len()));
-                }
+        for (edits, shift) in passes.iter().zip(&shifts) {
+            let before = edits.partition_point(|(replaced, _)| replaced.end() <= range.start());
+            let replaced_here = edits[before..]
+                .iter()
+                .take_while(|(replaced, _)| replaced.start() < range.end())
+                .any(|(replaced, _)| replaced.intersect(range).is_some_and(|r| !r.is_empty()));
+            if replaced_here {
+                continue 'uses;
             }
-            let Some(start) = u32::try_from(i64::from(u32::from(range.start())) + shift).ok()
+            let Some(start) =
+                u32::try_from(i64::from(u32::from(range.start())) + shift[before]).ok()
             else {
                 continue 'uses;
             };

@@ -2,10 +2,11 @@
 //! to their targets (found by following `mod` declarations from each target root, so code
 //! behind `#[cfg]` and features is included: it is text, not configuration).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use cargo_metadata::MetadataCommand;
+use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::migrate::source::{edition_of, module_declarations, SourceFile};
@@ -142,7 +143,7 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
         missing_modules: Vec::new(),
         toolchain_note,
     };
-    let mut seen = BTreeSet::new();
+    let mut targets: Vec<Visit> = Vec::new();
     let mut packages: Vec<_> = metadata.workspace_packages();
     packages.sort_by(|a, b| a.manifest_path.cmp(&b.manifest_path));
     for package in packages {
@@ -177,66 +178,155 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
         }
         let edition = edition_of(package.edition.as_str());
         for target in &package.targets {
-            let src: PathBuf = target.src_path.clone().into();
             // A target root resolves `mod foo;` next to itself, whatever its file name.
-            collect_files(&mut workspace, &root, &src, true, index, edition, &mut seen)?;
+            targets.push(Visit {
+                file: target.src_path.clone().into(),
+                is_crate_root: true,
+                package: index,
+                edition,
+            });
         }
+    }
+    let mut read = read_module_trees(&root, &targets);
+    let mut seen = BTreeSet::new();
+    for target in &targets {
+        assemble(&mut workspace, target, &mut read, &mut seen)?;
     }
     Ok(workspace)
 }
 
-/// Reads `file` and, recursively, every module file it declares.
-fn collect_files(
-    workspace: &mut Workspace,
-    root: &Path,
-    file: &Path,
+/// A module file as reached from its parent (or as a target root): the same file reached
+/// in another way resolves its own `mod` declarations differently.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Visit {
+    file: PathBuf,
     is_crate_root: bool,
     package: usize,
     edition: ra_ap_syntax::Edition,
-    seen: &mut BTreeSet<PathBuf>,
-) -> Result<(), Error> {
-    // Keyed by the canonical path: a module reached twice through symlinks (a loop through
-    // `mod`, or a link next to its target) is one file, read and rewritten once.
-    let canonical = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
-    if !seen.insert(canonical) {
-        return Ok(());
+}
+
+/// A module file, read and parsed, with the modules it declares: the file each declaration
+/// resolved to, or the name of one that has none.
+struct ReadModule {
+    source: Result<SourceFile, Error>,
+    children: Vec<Result<Visit, String>>,
+}
+
+/// Reads and parses every module file reachable from `targets` through `mod` declarations,
+/// in parallel level by level (which files come next depends on the declarations found).
+/// A file is read once, under the first way a level reaches it (a symlink loop through `mod`
+/// reaches one file under ever longer paths); `assemble` reads what module order reaches
+/// in another way.
+fn read_module_trees(root: &Path, targets: &[Visit]) -> HashMap<Visit, ReadModule> {
+    let mut read: HashMap<Visit, ReadModule> = HashMap::new();
+    let mut canonical_seen: HashSet<PathBuf> = HashSet::new();
+    let mut level: Vec<Visit> = targets.to_vec();
+    while !level.is_empty() {
+        let found: Vec<(PathBuf, Visit, ReadModule)> = level
+            .into_par_iter()
+            .map(|visit| {
+                let canonical = canonical(&visit.file);
+                let module = read_module(root, &visit);
+                (canonical, visit, module)
+            })
+            .collect();
+        level = Vec::new();
+        for (canonical, visit, module) in found {
+            if !canonical_seen.insert(canonical) {
+                continue;
+            }
+            level.extend(module.children.iter().flatten().cloned());
+            read.insert(visit, module);
+        }
+        level.retain(|v| !read.contains_key(v));
+        level.sort_by(|a, b| a.file.cmp(&b.file).then(a.package.cmp(&b.package)));
+        level.dedup();
     }
+    read
+}
+
+fn canonical(file: &Path) -> PathBuf {
+    file.canonicalize().unwrap_or_else(|_| file.to_path_buf())
+}
+
+fn read_module(root: &Path, visit: &Visit) -> ReadModule {
+    let file = &visit.file;
     let display = file
         .strip_prefix(root)
         .unwrap_or(file)
         .to_string_lossy()
         .replace('\\', "/");
-    let source = SourceFile::read(file, display, package, edition)?;
-    let declarations = module_declarations(&source.tree());
-    let owns_directory = file.file_name().is_some_and(|n| n == "mod.rs") || is_crate_root;
+    let source = match SourceFile::read(file, display, visit.package, visit.edition) {
+        Ok(source) => source,
+        Err(e) => {
+            return ReadModule {
+                source: Err(e),
+                children: Vec::new(),
+            }
+        }
+    };
+    let owns_directory = file.file_name().is_some_and(|n| n == "mod.rs") || visit.is_crate_root;
     let base = match (owns_directory, file.parent()) {
         (true, Some(dir)) => dir.to_path_buf(),
         (false, Some(dir)) => dir.join(file.file_stem().unwrap_or_default()),
         (_, None) => PathBuf::new(),
     };
+    let children = module_declarations(&source.tree())
+        .into_iter()
+        .map(|decl| {
+            let mut dir = base.clone();
+            for parent in &decl.inline_parents {
+                dir.push(parent);
+            }
+            let candidates = match &decl.path_attr {
+                // `#[path]` is relative to the directory of the declaring file for top-level
+                // declarations (the common case); nested inline modules are rare enough to
+                // follow the same rule.
+                Some(p) => vec![file.parent().unwrap_or(Path::new("")).join(p)],
+                None => vec![
+                    dir.join(format!("{}.rs", decl.name)),
+                    dir.join(&decl.name).join("mod.rs"),
+                ],
+            };
+            match candidates.into_iter().find(|c| c.is_file()) {
+                Some(found) => Ok(Visit {
+                    file: found,
+                    is_crate_root: false,
+                    ..visit.clone()
+                }),
+                None => Err(decl.name),
+            }
+        })
+        .collect();
+    ReadModule {
+        source: Ok(source),
+        children,
+    }
+}
+
+/// Puts the files read from `visit` down into the workspace in module order (each file,
+/// then its modules, depth first), each once.
+fn assemble(
+    workspace: &mut Workspace,
+    visit: &Visit,
+    read: &mut HashMap<Visit, ReadModule>,
+    seen: &mut BTreeSet<PathBuf>,
+) -> Result<(), Error> {
+    // Keyed by the canonical path: a module reached twice through symlinks (a loop through
+    // `mod`, or a link next to its target) is one file, read and rewritten once.
+    if !seen.insert(canonical(&visit.file)) {
+        return Ok(());
+    }
+    let module = read
+        .remove(visit)
+        .unwrap_or_else(|| read_module(&workspace.root, visit));
+    let source = module.source?;
     let declaring = source.display.clone();
     workspace.files.push(source);
-
-    for decl in declarations {
-        let mut dir = base.clone();
-        for parent in &decl.inline_parents {
-            dir.push(parent);
-        }
-        let candidates = match &decl.path_attr {
-            // `#[path]` is relative to the directory of the declaring file for top-level
-            // declarations (the common case); nested inline modules are rare enough to follow
-            // the same rule.
-            Some(p) => vec![file.parent().unwrap_or(Path::new("")).join(p)],
-            None => vec![
-                dir.join(format!("{}.rs", decl.name)),
-                dir.join(&decl.name).join("mod.rs"),
-            ],
-        };
-        match candidates.into_iter().find(|c| c.is_file()) {
-            Some(found) => collect_files(workspace, root, &found, false, package, edition, seen)?,
-            None => workspace
-                .missing_modules
-                .push((declaring.clone(), decl.name.clone())),
+    for child in module.children {
+        match child {
+            Ok(child) => assemble(workspace, &child, read, seen)?,
+            Err(name) => workspace.missing_modules.push((declaring.clone(), name)),
         }
     }
     Ok(())

@@ -8,6 +8,8 @@ use std::collections::{HashMap, HashSet};
 use ra_ap_syntax::ast::{self, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
+use rayon::prelude::*;
+
 use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, Wrapper};
 use crate::rules::RuleSet;
@@ -136,6 +138,38 @@ pub struct Index {
     workspace_generic_fns: HashSet<String>,
 }
 
+/// The items of every file that can have generic parameters (ADTs, traits, aliases,
+/// functions, impls, consts), in file order and each file's preorder: what the index's
+/// cross-file rounds look at again and again, found by one walk per file.
+struct FileItems {
+    roots: Vec<SyntaxNode>,
+    owners: Vec<Vec<ast::AnyHasGenericParams>>,
+}
+
+impl FileItems {
+    fn collect(files: &[SourceFile]) -> FileItems {
+        let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
+        let owners = roots
+            .iter()
+            .map(|root| {
+                root.descendants()
+                    .filter_map(ast::AnyHasGenericParams::cast)
+                    .collect()
+            })
+            .collect();
+        FileItems { roots, owners }
+    }
+
+    /// The items of type `N`, each with its file's index.
+    fn of<N: AstNode>(&self) -> impl Iterator<Item = (usize, N)> + '_ {
+        self.owners.iter().enumerate().flat_map(|(file, owners)| {
+            owners
+                .iter()
+                .filter_map(move |owner| Some((file, N::cast(owner.syntax().clone())?)))
+        })
+    }
+}
+
 /// A generic parameter found to be a backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BackendParam {
@@ -151,8 +185,9 @@ impl Index {
             backend_crates: rules.backend_table().crate_modules(),
             ..Index::default()
         };
+        // What each file imports and defines: per file, so in parallel.
         index.files = files
-            .iter()
+            .par_iter()
             .map(|f| file_names(f.tree().syntax(), &index.backend_crates))
             .collect();
         for names in &index.files {
@@ -164,9 +199,12 @@ impl Index {
                 .workspace_items
                 .extend(names.local_items.iter().cloned());
         }
-        index.workspace_generic_fns = files
-            .iter()
-            .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Fn::cast))
+        // Every step below looks at the generic-capable items (traits, aliases, ADTs,
+        // functions, impls) only: one walk per file finds them all.
+        let items = FileItems::collect(files);
+        index.workspace_generic_fns = items
+            .of::<ast::Fn>()
+            .map(|(_, f)| f)
             .filter(|f| f.generic_param_list().is_some())
             .filter(|f| {
                 f.syntax().parent().is_some_and(|p| {
@@ -175,35 +213,25 @@ impl Index {
             })
             .filter_map(|f| Some(f.name()?.text().to_string()))
             .collect();
-        index.collect_backend_traits(files);
-        index.collect_marker_traits(files);
-        index.modules = files
-            .iter()
-            .flat_map(|f| f.tree().syntax().descendants().filter_map(ast::Adt::cast))
+        index.collect_backend_traits(&items);
+        index.collect_marker_traits(&items);
+        index.modules = items
+            .of::<ast::Adt>()
+            .map(|(_, adt)| adt)
             .filter(derives_module)
             .filter_map(|adt| Some(adt.name()?.text().to_string()))
             .collect();
-        index.collect_aliases(files);
+        index.collect_aliases(&items);
         // Two rounds: an unbounded parameter passed at another item's backend position is a
         // backend too, which the first round makes known.
         for _ in 0..2 {
-            index.collect_items(files);
+            index.collect_items(&items);
         }
         index
     }
 
-    fn collect_backend_traits(&mut self, files: &[SourceFile]) {
-        let traits: Vec<(usize, ast::Trait)> = files
-            .iter()
-            .enumerate()
-            .flat_map(|(i, f)| {
-                f.tree()
-                    .syntax()
-                    .descendants()
-                    .filter_map(ast::Trait::cast)
-                    .map(move |t| (i, t))
-            })
-            .collect();
+    fn collect_backend_traits(&mut self, items: &FileItems) {
+        let traits: Vec<(usize, ast::Trait)> = items.of::<ast::Trait>().collect();
         loop {
             let mut changed = false;
             for (file, tr) in &traits {
@@ -227,33 +255,26 @@ impl Index {
                 break;
             }
         }
-        self.collect_alias_branches(files);
+        self.collect_alias_branches(items);
     }
 
-    fn collect_alias_branches(&mut self, files: &[SourceFile]) {
+    fn collect_alias_branches(&mut self, items: &FileItems) {
         let mut branches: HashMap<String, Vec<(Option<String>, BackendSpec)>> = HashMap::new();
-        for (i, file) in files.iter().enumerate() {
-            for alias in file
-                .tree()
-                .syntax()
-                .descendants()
-                .filter_map(ast::TypeAlias::cast)
-            {
-                let (Some(name), Some(ty)) = (alias.name(), alias.ty()) else {
-                    continue;
-                };
-                let Some(spec) = self.resolve_backend_type(i, &ty) else {
-                    continue;
-                };
-                let cfg = alias
-                    .attrs()
-                    .map(|a| a.syntax().text().to_string())
-                    .find(|a| a.starts_with("#[cfg("));
-                branches
-                    .entry(name.text().to_string())
-                    .or_default()
-                    .push((cfg, spec));
-            }
+        for (i, alias) in items.of::<ast::TypeAlias>() {
+            let (Some(name), Some(ty)) = (alias.name(), alias.ty()) else {
+                continue;
+            };
+            let Some(spec) = self.resolve_backend_type(i, &ty) else {
+                continue;
+            };
+            let cfg = alias
+                .attrs()
+                .map(|a| a.syntax().text().to_string())
+                .find(|a| a.starts_with("#[cfg("));
+            branches
+                .entry(name.text().to_string())
+                .or_default()
+                .push((cfg, spec));
         }
         for (name, defs) in branches {
             let differ = defs.iter().any(|(_, s)| *s != defs[0].1);
@@ -273,43 +294,41 @@ impl Index {
     }
 
     /// Finds the backend traits that only mark a backend (see `marker_traits`).
-    fn collect_marker_traits(&mut self, files: &[SourceFile]) {
-        let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
+    fn collect_marker_traits(&mut self, items: &FileItems) {
         let mut defined: HashMap<String, usize> = HashMap::new();
-        for tr in roots
-            .iter()
-            .flat_map(|r| r.descendants().filter_map(ast::Trait::cast))
-        {
+        for (_, tr) in items.of::<ast::Trait>() {
             if let Some(name) = tr.name() {
                 *defined.entry(name.text().to_string()).or_default() += 1;
             }
         }
         // Candidates: the trait's own shape (no items, no parameters, only path bounds).
         let mut candidates: HashMap<String, (usize, Vec<ast::Path>)> = HashMap::new();
-        for (file, root) in roots.iter().enumerate() {
-            for tr in root.descendants().filter_map(ast::Trait::cast) {
-                let Some(name) = tr.name().map(|n| n.text().to_string()) else {
-                    continue;
-                };
-                if !self.backend_traits.contains(&name) || defined.get(&name) != Some(&1) {
-                    continue;
-                }
-                let no_items = tr
-                    .assoc_item_list()
-                    .is_some_and(|l| l.assoc_items().next().is_none());
-                let plain = tr.unsafe_token().is_none()
-                    && tr.auto_token().is_none()
-                    && tr.generic_param_list().is_none();
-                if let (true, true, Some(supers)) = (no_items, plain, marker_supertraits(&tr)) {
-                    candidates.insert(name, (file, supers));
-                }
+        for (file, tr) in items.of::<ast::Trait>() {
+            let Some(name) = tr.name().map(|n| n.text().to_string()) else {
+                continue;
+            };
+            if !self.backend_traits.contains(&name) || defined.get(&name) != Some(&1) {
+                continue;
             }
+            let no_items = tr
+                .assoc_item_list()
+                .is_some_and(|l| l.assoc_items().next().is_none());
+            let plain = tr.unsafe_token().is_none()
+                && tr.auto_token().is_none()
+                && tr.generic_param_list().is_none();
+            if let (true, true, Some(supers)) = (no_items, plain, marker_supertraits(&tr)) {
+                candidates.insert(name, (file, supers));
+            }
+        }
+        if candidates.is_empty() {
+            // The walk over every name below would find nothing to keep.
+            return;
         }
         // Every impl a blanket impl over a backend parameter, with no items (and one at
         // least: a trait the workspace never implements is implemented elsewhere); every
         // other mention a bound or an import.
         let mut implemented: HashSet<String> = HashSet::new();
-        for (file, root) in roots.iter().enumerate() {
+        for (file, root) in items.roots.iter().enumerate() {
             for name_ref in root.descendants().filter_map(ast::NameRef::cast) {
                 let name = name_ref.text().to_string();
                 if !candidates.contains_key(&name) {
@@ -330,10 +349,9 @@ impl Index {
         }
         candidates.retain(|name, _| implemented.contains(name));
         // Every trait's supertraits, by name: a marker must not be one of a trait that stays.
-        let all_supers: Vec<(String, Vec<String>)> = roots
-            .iter()
-            .flat_map(|r| r.descendants().filter_map(ast::Trait::cast))
-            .filter_map(|tr| {
+        let all_supers: Vec<(String, Vec<String>)> = items
+            .of::<ast::Trait>()
+            .filter_map(|(_, tr)| {
                 let name = tr.name()?.text().to_string();
                 let supers = supertrait_paths(&tr)
                     .iter()
@@ -383,19 +401,12 @@ impl Index {
             })
     }
 
-    fn collect_aliases(&mut self, files: &[SourceFile]) {
-        let aliases: Vec<(usize, String, ast::Type)> = files
-            .iter()
-            .enumerate()
-            .flat_map(|(i, f)| {
-                f.tree()
-                    .syntax()
-                    .descendants()
-                    .filter_map(ast::TypeAlias::cast)
-                    // Generic aliases count too (`type Cpu<E, I> = Flex<E, I>;`): the element
-                    // parameters do not change which backend they name.
-                    .filter_map(move |a| Some((i, a.name()?.text().to_string(), a.ty()?)))
-            })
+    fn collect_aliases(&mut self, items: &FileItems) {
+        let aliases: Vec<(usize, String, ast::Type)> = items
+            .of::<ast::TypeAlias>()
+            // Generic aliases count too (`type Cpu<E, I> = Flex<E, I>;`): the element
+            // parameters do not change which backend they name.
+            .filter_map(|(i, a)| Some((i, a.name()?.text().to_string(), a.ty()?)))
             .collect();
         // Aliases of aliases resolve over several rounds.
         loop {
@@ -415,16 +426,14 @@ impl Index {
         }
     }
 
-    fn collect_items(&mut self, files: &[SourceFile]) {
-        for (file_id, file) in files.iter().enumerate() {
-            for node in file.tree().syntax().descendants() {
-                let Some(owner) = ast::AnyHasGenericParams::cast(node.clone()) else {
-                    continue;
-                };
+    fn collect_items(&mut self, items: &FileItems) {
+        for (file_id, owners) in items.owners.iter().enumerate() {
+            for owner in owners {
+                let node = owner.syntax().clone();
                 let Some(name) = item_name(&node) else {
                     continue;
                 };
-                let backend_params = self.backend_params(file_id, &owner);
+                let backend_params = self.backend_params(file_id, owner);
                 if let Some(function) = ast::Fn::cast(node.clone()) {
                     // Methods see their impl's backend parameters too (`impl<B> X<B> { fn
                     // new(device: &B::Device) }`).

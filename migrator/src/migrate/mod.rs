@@ -24,6 +24,8 @@ pub mod suppress;
 pub mod transforms;
 pub mod write;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -32,6 +34,7 @@ use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
 use crate::rules::{RuleId, RuleKey, RuleSet};
+use crate::util::timing::{self, time};
 use discover::Workspace;
 use manifest::ManifestChange;
 use ra_ap_syntax::TextRange;
@@ -58,7 +61,7 @@ pub enum Output {
 }
 
 pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Error> {
-    let workspace = discover::discover(path)?;
+    let workspace = time("discover", || discover::discover(path))?;
     let mut report = Report {
         root: workspace.root.clone(),
         direct_dependencies: workspace
@@ -83,9 +86,13 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
     if !report.uses_burn {
         return Ok(report);
     }
-    report.files = rewrite_sources(&workspace.files, rules, report.already_migrated)?;
+    report.files = time("rewrite", || {
+        rewrite_sources(&workspace.files, rules, report.already_migrated)
+    })?;
     leave_unparsable(&workspace.files, &mut report.files);
-    report.manifests = rewrite_manifests(&workspace, rules, &report.files);
+    report.manifests = time("manifests", || {
+        rewrite_manifests(&workspace, rules, &report.files)
+    });
     report
         .manifests
         .extend(rewrite_toolchain_files(&workspace.root));
@@ -94,7 +101,9 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
     old_burn_dependency_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
     if !report.already_migrated && output == Output::Port {
-        keep_findings_visible(&mut report, &workspace.files, rules)?;
+        time("keep findings visible", || {
+            keep_findings_visible(&mut report, &workspace.files, rules)
+        })?;
     }
     Ok(report)
 }
@@ -283,19 +292,25 @@ pub fn rewrite_sources(
         vec![Vec::new(); files.len()];
 
     for pass in 0..MAX_PASSES {
-        let index = Index::build(&current, rules);
+        let index = time(&format!("pass {pass}: index"), || {
+            Index::build(&current, rules)
+        });
         let mut doc_changes = doc_test_changes(&current, rules, migrated)?;
-        let rewritten: Vec<Rewritten> = outcomes
-            .par_iter_mut()
-            .zip(current.par_iter().zip(doc_changes.par_iter_mut()))
-            .enumerate()
-            .map(|(file_id, (outcome, (file, doc)))| {
-                let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
-                ctx.changes = std::mem::take(doc);
-                rewrite_file(pass, ctx, rules, file, outcome)
-            })
-            .collect::<Result<_, Error>>()?;
+        let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
+            outcomes
+                .par_iter_mut()
+                .zip(current.par_iter().zip(doc_changes.par_iter_mut()))
+                .enumerate()
+                .map(|(file_id, (outcome, (file, doc)))| {
+                    let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
+                    ctx.changes = std::mem::take(doc);
+                    rewrite_file(pass, ctx, rules, file, outcome)
+                })
+                .collect::<Result<_, Error>>()
+        })?;
         let mut any_edit = false;
+        let changed = rewritten.iter().filter(|r| r.file.is_some()).count();
+        timing::note(|| format!("pass {pass}: {changed} of {} files changed", files.len()));
         for (file_id, next) in rewritten.into_iter().enumerate() {
             if pass == 0 {
                 backend_uses[file_id] = next.backend_uses;
@@ -598,8 +613,14 @@ fn rewrite_manifests(
     let maps: Vec<_> = rules.feature_maps().cloned().collect();
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
     let backend_crates = rules.backend_table().crate_features();
-    // What the ported code names decides which features it needs.
-    let code_uses = |path: &str| sources.iter().any(|f| names_path(&f.migrated, path));
+    // What the ported code names decides which features it needs. Every manifest asks the
+    // same few questions of all the code: each is answered once.
+    let answers: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+    let code_uses = |path: &str| {
+        *(answers.borrow_mut())
+            .entry(path.to_string())
+            .or_insert_with(|| sources.par_iter().any(|f| names_path(&f.migrated, path)))
+    };
     let features = manifest::FeatureRules {
         maps: &maps,
         adds: &adds,

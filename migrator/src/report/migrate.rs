@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::migrate::{self, Report};
 use crate::report::{emit, findings, Exit, Format};
 use crate::rules::RuleSet;
+use crate::util::timing::time;
 
 /// What the command line asked for.
 #[derive(Debug, Clone, Copy)]
@@ -67,14 +68,19 @@ pub fn command(
         Format::Json => machine(|list, _| findings::json(list) + "\n"),
         Format::Github => machine(|list, _| findings::github(list)),
         Format::Sarif => machine(|list, rules| findings::sarif(list, rules) + "\n"),
-        Format::Human if mode.check => emit::diagnostics(&report, rules, err),
+        Format::Human if mode.check => {
+            time("diagnostics", || emit::diagnostics(&report, rules, err))
+        }
         Format::Human => Ok(()),
     }
     .map_err(Error::Output)?;
     if mode.apply {
-        apply(&report, mode, err)?;
+        time("write", || apply(&report, mode, err))?;
     }
-    outcome(&report, rules, mode, out, err).map_err(Error::Output)?;
+    time("diff and summary", || {
+        outcome(&report, rules, mode, out, err)
+    })
+    .map_err(Error::Output)?;
     let unmigrated = report.files.iter().any(|f| f.error.is_some())
         || report.manifests.iter().any(|m| m.error.is_some());
     Ok(if mode.check {

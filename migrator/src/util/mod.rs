@@ -3,4 +3,5 @@
 pub mod cargo;
 pub mod files;
 pub mod syntax;
+pub mod timing;
 pub mod toolchain;

@@ -66,12 +66,15 @@ fn has_record_extension(file: &str) -> bool {
 }
 
 /// Every record file `root` names.
-pub fn uses(root: &SyntaxNode) -> Vec<RecordFileUse> {
+pub fn uses(calls: impl Iterator<Item = ast::MethodCallExpr>) -> Vec<RecordFileUse> {
     let mut found = Vec::new();
-    for call in root.descendants().filter_map(ast::MethodCallExpr::cast) {
+    for call in calls {
         let Some(name) = call.name_ref().map(|n| n.text().to_string()) else {
             continue;
         };
+        if !matches!(name.as_str(), "save_file" | "load_file" | "load" | "record") {
+            continue;
+        }
         let args: Vec<ast::Expr> = call
             .arg_list()
             .map(|a| a.args().collect())
@@ -191,10 +194,16 @@ mod tests {
 
     fn found(code: &str) -> Vec<(String, Option<&'static str>, String)> {
         let parse = ra_ap_syntax::SourceFile::parse(code, ra_ap_syntax::Edition::Edition2021);
-        uses(&parse.tree().syntax().clone())
-            .into_iter()
-            .map(|u| (u.literal, u.recorder, u.file))
-            .collect()
+        uses(
+            parse
+                .tree()
+                .syntax()
+                .descendants()
+                .filter_map(ast::MethodCallExpr::cast),
+        )
+        .into_iter()
+        .map(|u| (u.literal, u.recorder, u.file))
+        .collect()
     }
 
     #[test]

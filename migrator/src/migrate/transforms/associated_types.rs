@@ -11,7 +11,7 @@ use crate::migrate::index::backend_device_path;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+    for path in ctx.nodes::<ast::Path>() {
         let scope = ctx.backends_in_scope(path.syntax());
         let replacement =
             if is_backend_gradients(&path, &scope) || concrete_gradients_owner(ctx, &path) {

@@ -13,7 +13,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::indentation;
 
 pub fn run(ctx: &mut FileCtx) {
-    for function in ctx.root().descendants().filter_map(ast::Fn::cast) {
+    for function in ctx.nodes::<ast::Fn>() {
         let scope = ctx.backends_in_scope(function.syntax());
         let autodiff: Vec<_> = scope.into_iter().filter(|b| b.autodiff).collect();
         if autodiff.is_empty() {

@@ -11,7 +11,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_names};
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+    for path in ctx.nodes::<ast::Path>() {
         if path
             .syntax()
             .ancestors()

@@ -11,7 +11,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::line_removal_range;
 
 pub fn run(ctx: &mut FileCtx) {
-    for alias in ctx.root().descendants().filter_map(ast::TypeAlias::cast) {
+    for alias in ctx.nodes::<ast::TypeAlias>() {
         let Some(name) = alias.name() else { continue };
         let Some(ty) = alias.ty() else { continue };
         let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {

@@ -14,7 +14,7 @@ use crate::util::syntax::{path_as_ident, segment_name};
 const HANDLED: &[&str] = &["Device", "InnerBackend", "seed", "sync", "Gradients"];
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+    for path in ctx.nodes::<ast::Path>() {
         let Some(qualifier) = path.qualifier() else {
             continue;
         };

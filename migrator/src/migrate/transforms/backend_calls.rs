@@ -10,7 +10,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_names};
 
 pub fn run(ctx: &mut FileCtx) {
-    for call in ctx.root().descendants().filter_map(ast::CallExpr::cast) {
+    for call in ctx.nodes::<ast::CallExpr>() {
         let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
             continue;
         };

@@ -16,11 +16,7 @@ const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
 
 pub fn run(ctx: &mut FileCtx) {
     from_elem_calls(ctx);
-    for call in ctx
-        .root()
-        .descendants()
-        .filter_map(ast::MethodCallExpr::cast)
-    {
+    for call in ctx.nodes::<ast::MethodCallExpr>() {
         let Some(name) = call.name_ref() else {
             continue;
         };
@@ -103,7 +99,7 @@ fn is_backend_element(
 /// `B::FloatElem::from_elem(x)`, `<B as Backend>::IntElem::from_elem(x)`,
 /// `B::FloatElem::from(x)` -> `x`, in parentheses where the call's place needs them.
 fn from_elem_calls(ctx: &mut FileCtx) {
-    for call in ctx.root().descendants().filter_map(ast::CallExpr::cast) {
+    for call in ctx.nodes::<ast::CallExpr>() {
         let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
             continue;
         };

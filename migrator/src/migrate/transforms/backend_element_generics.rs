@@ -10,7 +10,7 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for path_type in ctx.root().descendants().filter_map(ast::PathType::cast) {
+    for path_type in ctx.nodes::<ast::PathType>() {
         let Some(path) = path_type.path() else {
             continue;
         };

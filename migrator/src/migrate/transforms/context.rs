@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use ra_ap_syntax::ast::{self, HasGenericParams};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
@@ -42,6 +43,10 @@ pub struct FileCtx<'a> {
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
     /// The file's syntax tree, rooted once for every transform (a root is per thread).
     root: SyntaxNode,
+    /// Every node of the tree in preorder, collected by one walk: transforms filter this list
+    /// instead of walking the tree each (a walk allocates a cursor per node, which was most of
+    /// the rewrite stage's time).
+    nodes: Rc<[SyntaxNode]>,
 }
 
 impl<'a> FileCtx<'a> {
@@ -52,6 +57,7 @@ impl<'a> FileCtx<'a> {
         file: &'a SourceFile,
         migrated: bool,
     ) -> Self {
+        let root = file.tree().syntax().clone();
         FileCtx {
             index,
             rules,
@@ -62,12 +68,33 @@ impl<'a> FileCtx<'a> {
             needed_imports: BTreeSet::new(),
             device_choices: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
-            root: file.tree().syntax().clone(),
+            nodes: root.descendants().collect(),
+            root,
         }
     }
 
     pub fn root(&self) -> SyntaxNode {
         self.root.clone()
+    }
+
+    /// The file's nodes of type `N`, in the order `root().descendants()` gives them. The
+    /// iterator does not borrow the context, so a loop over it can push changes.
+    pub fn nodes<N: AstNode>(&self) -> impl Iterator<Item = N> {
+        let nodes = Rc::clone(&self.nodes);
+        (0..nodes.len()).filter_map(move |i| {
+            let node = &nodes[i];
+            if N::can_cast(node.kind()) {
+                N::cast(node.clone())
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Every node of the file, as `root().descendants()` gives them.
+    pub fn all_nodes(&self) -> impl Iterator<Item = SyntaxNode> {
+        let nodes = Rc::clone(&self.nodes);
+        (0..nodes.len()).map(move |i| nodes[i].clone())
     }
 
     pub fn push(&mut self, change: Change) {

@@ -3,7 +3,9 @@
 //! business (it consults the same tables), so list edits stay in one place.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use std::collections::HashMap;
+
+use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
 use super::use_items::{full_use_path, path_matches};
@@ -21,7 +23,7 @@ fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
 pub fn run(ctx: &mut FileCtx) {
     let rules = ctx.rules;
     // Dozens of data rules look at the same paths, imports and calls: walk the tree once.
-    let nodes = FileNodes::collect(&ctx.root());
+    let nodes = FileNodes::collect(ctx);
     for (rule, data) in rules.data_rules() {
         // In code already on 0.22 the fixes have been made; what needs a person is still
         // reported, until the code changes or a suppression comment records the decision.
@@ -82,53 +84,73 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// What the data rules look at in one file, collected in one walk of its tree.
+/// What the data rules look at in one file, collected in one pass over its nodes and
+/// indexed by name: dozens of rules ask for a few names each.
 struct FileNodes {
     /// Paths outside imports, not counting the qualifiers of longer paths, with their
     /// segment names.
     code_paths: Vec<(ast::Path, Vec<String>)>,
+    /// Positions in `code_paths` by first segment: every path pattern starts with one.
+    paths_by_first: HashMap<String, Vec<usize>>,
     /// Leaf imports (not lists, not globs) with their full path.
     use_leaves: Vec<(ast::UseTree, Vec<String>)>,
+    leaves_by_first: HashMap<String, Vec<usize>>,
     /// Method calls and function calls.
     calls: Vec<SyntaxNode>,
+    /// Positions in `calls` by the name called: the method's, or the callee path's last
+    /// segment.
+    calls_by_name: HashMap<String, Vec<usize>>,
     impls: Vec<ast::Impl>,
 }
 
 impl FileNodes {
-    fn collect(root: &SyntaxNode) -> Self {
+    fn collect(ctx: &FileCtx) -> Self {
         let mut nodes = FileNodes {
             code_paths: Vec::new(),
+            paths_by_first: HashMap::new(),
             use_leaves: Vec::new(),
+            leaves_by_first: HashMap::new(),
             calls: Vec::new(),
+            calls_by_name: HashMap::new(),
             impls: Vec::new(),
         };
-        // Preorder: an item's `use` is entered before the paths inside it and left after.
-        let mut use_depth = 0usize;
-        for event in root.preorder() {
-            let node = match event {
-                ra_ap_syntax::WalkEvent::Enter(node) => node,
-                ra_ap_syntax::WalkEvent::Leave(node) => {
-                    if ast::Use::can_cast(node.kind()) {
-                        use_depth -= 1;
-                    }
-                    continue;
-                }
-            };
+        // Preorder: the nodes inside a `use` item come right after it, up to its end.
+        let mut use_end: Option<TextSize> = None;
+        for node in ctx.all_nodes() {
             let kind = node.kind();
+            let range = node.text_range();
+            if use_end.is_some_and(|end| range.start() >= end) {
+                use_end = None;
+            }
             if ast::Use::can_cast(kind) {
-                use_depth += 1;
+                use_end = Some(range.end());
             } else if let Some(path) = ast::Path::cast(node.clone()) {
                 let is_qualifier = node.parent().is_some_and(|p| ast::Path::can_cast(p.kind()));
-                if use_depth == 0 && !is_qualifier {
+                if use_end.is_none() && !is_qualifier {
                     let names = segment_names(&path);
+                    push_by(
+                        &mut nodes.paths_by_first,
+                        names.first(),
+                        nodes.code_paths.len(),
+                    );
                     nodes.code_paths.push((path, names));
                 }
             } else if let Some(tree) = ast::UseTree::cast(node.clone()) {
                 if tree.use_tree_list().is_none() && tree.star_token().is_none() {
                     let full = full_use_path(&tree);
+                    push_by(
+                        &mut nodes.leaves_by_first,
+                        full.first(),
+                        nodes.use_leaves.len(),
+                    );
                     nodes.use_leaves.push((tree, full));
                 }
             } else if ast::MethodCallExpr::can_cast(kind) || ast::CallExpr::can_cast(kind) {
+                push_by(
+                    &mut nodes.calls_by_name,
+                    called_name(&node).as_ref(),
+                    nodes.calls.len(),
+                );
                 nodes.calls.push(node);
             } else if let Some(implementation) = ast::Impl::cast(node) {
                 nodes.impls.push(implementation);
@@ -137,11 +159,44 @@ impl FileNodes {
         nodes
     }
 
+    /// The code paths whose first segment is `first`, in file order.
+    fn paths_starting_with<'a>(
+        &'a self,
+        first: &str,
+    ) -> impl Iterator<Item = &'a (ast::Path, Vec<String>)> + 'a {
+        let at = self.paths_by_first.get(first).map(Vec::as_slice);
+        at.unwrap_or_default().iter().map(|&i| &self.code_paths[i])
+    }
+
+    /// The code paths matching `pattern` (`a::b::C` or `a::b::*`), in file order.
+    fn paths_matching<'a>(
+        &'a self,
+        pattern: &'a str,
+    ) -> Box<dyn Iterator<Item = &'a (ast::Path, Vec<String>)> + 'a> {
+        match pattern.split("::").next() {
+            Some("*") | None => Box::new(self.code_paths.iter()),
+            Some(first) => Box::new(
+                self.paths_starting_with(first)
+                    .filter(move |(_, names)| path_matches(names, pattern)),
+            ),
+        }
+    }
+
     /// Local names the file imports from paths matching `pattern` (leaf imports, not aliased
     /// away), as (local name, imported path), each pair once.
     fn imported_names(&self, pattern: &str) -> Vec<(String, Vec<String>)> {
+        let first = pattern.split("::").next().unwrap_or_default();
+        let leaves: Vec<&(ast::UseTree, Vec<String>)> = if first == "*" {
+            self.use_leaves.iter().collect()
+        } else {
+            let at = self.leaves_by_first.get(first).map(Vec::as_slice);
+            at.unwrap_or_default()
+                .iter()
+                .map(|&i| &self.use_leaves[i])
+                .collect()
+        };
         let mut out: Vec<(String, Vec<String>)> = Vec::new();
-        for (tree, full) in &self.use_leaves {
+        for (tree, full) in leaves {
             if !path_matches(full, pattern) {
                 continue;
             }
@@ -160,14 +215,47 @@ impl FileNodes {
         }
         out
     }
+
+    /// The calls of `method` (a method name) or `function` (a path's last segments), in file
+    /// order.
+    fn calls_named(&self, method: Option<&str>, function: Option<&str>) -> Vec<&SyntaxNode> {
+        let last = function.map(|f| f.rsplit("::").next().unwrap_or(f));
+        let mut at: Vec<usize> = [method, last]
+            .into_iter()
+            .flatten()
+            .filter_map(|name| self.calls_by_name.get(name))
+            .flatten()
+            .copied()
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter().map(|i| &self.calls[i]).collect()
+    }
+}
+
+fn push_by(map: &mut HashMap<String, Vec<usize>>, key: Option<&String>, at: usize) {
+    if let Some(key) = key {
+        map.entry(key.clone()).or_default().push(at);
+    }
+}
+
+/// The name a call calls: a method call's method, a function call's last path segment.
+fn called_name(call: &SyntaxNode) -> Option<String> {
+    if let Some(call) = ast::MethodCallExpr::cast(call.clone()) {
+        return Some(call.name_ref()?.text().to_string());
+    }
+    let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(call.clone())?.expr()? else {
+        return None;
+    };
+    Some(callee.path()?.segment()?.name_ref()?.text().to_string())
 }
 
 fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, to: Option<&str>) {
-    let root = ctx.root();
     let Some(to) = to else { return };
     let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
     let from_last = from.rsplit("::").next().unwrap_or(from).to_string();
-    for (path, names) in &nodes.code_paths {
+    let from_first = from.split("::").next().unwrap_or(from);
+    for (path, names) in nodes.paths_starting_with(from_first) {
         if names.iter().map(String::as_str).eq(from.split("::")) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
@@ -184,7 +272,7 @@ fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, 
             .iter()
             .any(|(local, _)| *local == from_last)
     {
-        for name in root.descendants().filter_map(ast::NameRef::cast) {
+        for name in ctx.nodes::<ast::NameRef>() {
             if name.text() != from_last.as_str()
                 || name
                     .syntax()
@@ -223,18 +311,14 @@ fn report_removed(
             .unwrap_or_else(|| format!("`{what}` was removed in Burn 0.22"))
     };
     for pattern in patterns {
-        for (path, names) in &nodes.code_paths {
-            if path_matches(names, pattern) {
-                let text = say(&path.syntax().text().to_string());
-                ctx.push(Change::manual(path.syntax().text_range(), rule, text));
-            }
+        for (path, _) in nodes.paths_matching(pattern) {
+            let text = say(&path.syntax().text().to_string());
+            ctx.push(Change::manual(path.syntax().text_range(), rule, text));
         }
         for (local, full) in nodes.imported_names(pattern) {
-            for (path, names) in &nodes.code_paths {
-                if names.first() == Some(&local) {
-                    let text = say(&full.join("::"));
-                    ctx.push(Change::manual(path.syntax().text_range(), rule, text));
-                }
+            for (path, _) in nodes.paths_starting_with(&local) {
+                let text = say(&full.join("::"));
+                ctx.push(Change::manual(path.syntax().text_range(), rule, text));
             }
         }
     }
@@ -256,7 +340,7 @@ fn matching_calls(
     pattern: &CallPattern,
 ) -> Vec<(ra_ap_syntax::TextRange, ast::ArgList)> {
     let mut out = Vec::new();
-    for node in &nodes.calls {
+    for node in nodes.calls_named(pattern.method, pattern.function) {
         let (name_range, arg_list) = if let Some(call) = ast::MethodCallExpr::cast(node.clone()) {
             let Some(method) = pattern.method else {
                 continue;

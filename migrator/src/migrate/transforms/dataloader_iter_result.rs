@@ -5,7 +5,7 @@
 //! bound to a `DataLoaderBuilder` chain, in the same function.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
 use crate::edit::Change;
@@ -16,13 +16,20 @@ pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated {
         return;
     }
-    for function in ctx.root().descendants().filter_map(ast::Fn::cast) {
+    // Where the file names Burn's loader types: resolved once per path, not once per
+    // function around it.
+    let loader_types = burn_item_ranges(ctx, "DataLoader");
+    let builders = burn_item_ranges(ctx, "DataLoaderBuilder");
+    if loader_types.is_empty() && builders.is_empty() {
+        return;
+    }
+    for function in ctx.nodes::<ast::Fn>() {
         let mut loaders: Vec<String> = Vec::new();
         if let Some(params) = function.param_list() {
             for param in params.params() {
                 let typed_loader = param
                     .ty()
-                    .is_some_and(|t| names_burn_item(ctx, t.syntax(), "DataLoader"));
+                    .is_some_and(|t| contains_any(&loader_types, t.syntax()));
                 if let (true, Some(ast::Pat::IdentPat(pat))) = (typed_loader, param.pat()) {
                     loaders.extend(pat.name().map(|n| n.text().to_string()));
                 }
@@ -34,10 +41,10 @@ pub fn run(ctx: &mut FileCtx) {
         for stmt in body.syntax().descendants().filter_map(ast::LetStmt::cast) {
             let built = stmt
                 .initializer()
-                .is_some_and(|init| names_burn_item(ctx, init.syntax(), "DataLoaderBuilder"));
+                .is_some_and(|init| contains_any(&builders, init.syntax()));
             let typed = stmt
                 .ty()
-                .is_some_and(|t| names_burn_item(ctx, t.syntax(), "DataLoader"));
+                .is_some_and(|t| contains_any(&loader_types, t.syntax()));
             if let (true, Some(ast::Pat::IdentPat(pat))) = (built || typed, stmt.pat()) {
                 loaders.extend(pat.name().map(|n| n.text().to_string()));
             }
@@ -81,10 +88,21 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Whether a path inside `node` names Burn's item `name` (a project's own `DataLoader` trait
-/// is not Burn's).
-fn names_burn_item(ctx: &FileCtx, node: &SyntaxNode, name: &str) -> bool {
-    node.descendants()
-        .filter_map(ast::Path::cast)
-        .any(|path| ctx.index.burn_name(ctx.file_id, &path).as_deref() == Some(name))
+/// The ranges of the paths that name Burn's item `name` (a project's own `DataLoader` trait
+/// is not Burn's), in file order.
+fn burn_item_ranges(ctx: &FileCtx, name: &str) -> Vec<TextRange> {
+    ctx.nodes::<ast::Path>()
+        .filter(|path| ctx.index.burn_name(ctx.file_id, path).as_deref() == Some(name))
+        .map(|path| path.syntax().text_range())
+        .collect()
+}
+
+/// Whether one of `ranges` (in file order) lies inside `node`.
+fn contains_any(ranges: &[TextRange], node: &SyntaxNode) -> bool {
+    let within = node.text_range();
+    let first = ranges.partition_point(|r| r.start() < within.start());
+    ranges[first..]
+        .iter()
+        .take_while(|r| r.start() <= within.end())
+        .any(|r| within.contains_range(*r))
 }

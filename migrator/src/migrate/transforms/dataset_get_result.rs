@@ -12,7 +12,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::segment_names;
 
 pub fn run(ctx: &mut FileCtx) {
-    for imp in ctx.root().descendants().filter_map(ast::Impl::cast) {
+    for imp in ctx.nodes::<ast::Impl>() {
         let is_dataset = imp
             .trait_()
             .and_then(|t| match t {

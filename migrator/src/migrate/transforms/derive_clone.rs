@@ -10,7 +10,7 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for adt in ctx.root().descendants().filter_map(ast::Adt::cast) {
+    for adt in ctx.nodes::<ast::Adt>() {
         for attr in adt.attrs() {
             let Some(meta) = attr.meta() else { continue };
             if meta.path().is_none_or(|p| p.syntax().text() != "derive") {

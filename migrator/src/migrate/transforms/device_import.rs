@@ -130,8 +130,8 @@ fn scope_imports(scope: &SyntaxNode, name: &str) -> bool {
         let Some(tree) = item.use_tree() else {
             continue;
         };
-        let tree_root = tree.syntax().clone();
-        if imports_name(&tree_root, name, globs_providing(name)) {
+        let trees = tree.syntax().descendants().filter_map(ast::UseTree::cast);
+        if imports_name(trees, name, globs_providing(name)) {
             return true;
         }
         let is_super_glob = tree

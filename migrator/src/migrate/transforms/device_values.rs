@@ -47,8 +47,7 @@ enum BodyBackend {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    let root = ctx.root();
-    for node in root.descendants() {
+    for node in ctx.all_nodes() {
         if let Some(call) = ast::CallExpr::cast(node.clone()) {
             explicit_device_call(ctx, &call);
             default_device(ctx, &call);

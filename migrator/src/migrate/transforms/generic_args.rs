@@ -12,11 +12,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::remove_list_elements;
 
 pub fn run(ctx: &mut FileCtx) {
-    for list in ctx
-        .root()
-        .descendants()
-        .filter_map(ast::GenericArgList::cast)
-    {
+    for list in ctx.nodes::<ast::GenericArgList>() {
         if in_std_path(&list) || owner_is_phantom_data(&list) {
             // `std::any::type_name::<B>()`, `core::mem::size_of::<B>()`: the standard library
             // takes no backend argument; what it is given goes by hand (`dangling-backend-param`).

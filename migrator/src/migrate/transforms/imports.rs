@@ -27,14 +27,14 @@ pub fn run(ctx: &mut FileCtx) {
     }
     let names = Names {
         module_imported: imports_name(
-            &ctx.root(),
+            ctx.nodes(),
             "Module",
             &[&["burn", "prelude"], &["burn", "module"]],
         ),
-        optimizer_named: names_outside_imports(&ctx.root(), "Optimizer"),
+        optimizer_named: names_outside_imports(ctx.nodes(), "Optimizer"),
         phantom_data_stays: phantom_data_stays(ctx),
     };
-    for use_item in ctx.root().descendants().filter_map(ast::Use::cast) {
+    for use_item in ctx.nodes::<ast::Use>() {
         let Some(tree) = use_item.use_tree() else {
             continue;
         };
@@ -273,7 +273,7 @@ fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> 
 /// file never had one: then its import is none of our business).
 fn phantom_data_stays(ctx: &FileCtx) -> bool {
     let mut removed_any = false;
-    for name in ctx.root().descendants().filter_map(ast::NameRef::cast) {
+    for name in ctx.nodes::<ast::NameRef>() {
         if name.text() != "PhantomData"
             || name
                 .syntax()
@@ -320,9 +320,8 @@ fn phantom_data_stays(ctx: &FileCtx) -> bool {
 }
 
 /// Whether `name` occurs as a path segment outside `use` items (a bound, an impl, a path).
-fn names_outside_imports(root: &SyntaxNode, name: &str) -> bool {
-    root.descendants()
-        .filter_map(ast::NameRef::cast)
+fn names_outside_imports(names: impl Iterator<Item = ast::NameRef>, name: &str) -> bool {
+    names
         .filter(|n| n.text() == name)
         .any(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
 }

@@ -10,11 +10,7 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for call in ctx
-        .root()
-        .descendants()
-        .filter_map(ast::MethodCallExpr::cast)
-    {
+    for call in ctx.nodes::<ast::MethodCallExpr>() {
         if !is_plain_call(&call, "into_scalar") {
             continue;
         }

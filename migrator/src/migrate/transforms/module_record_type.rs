@@ -9,7 +9,7 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.root().descendants().filter_map(ast::Path::cast) {
+    for path in ctx.nodes::<ast::Path>() {
         let Some(name) = path
             .segment()
             .and_then(|s| s.name_ref())

@@ -9,11 +9,7 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for call in ctx
-        .root()
-        .descendants()
-        .filter_map(ast::MethodCallExpr::cast)
-    {
+    for call in ctx.nodes::<ast::MethodCallExpr>() {
         if call.name_ref().is_none_or(|n| n.text() != "init") {
             continue;
         }

@@ -13,11 +13,7 @@ use crate::rules::RuleId;
 use crate::util::syntax::{remove_list_elements, segment_names};
 
 pub fn run(ctx: &mut FileCtx) {
-    for fields in ctx
-        .root()
-        .descendants()
-        .filter_map(ast::RecordFieldList::cast)
-    {
+    for fields in ctx.nodes::<ast::RecordFieldList>() {
         let scope = ctx.backends_in_scope(fields.syntax());
         let all: Vec<ast::RecordField> = fields.fields().collect();
         let remove: Vec<bool> = all
@@ -43,7 +39,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
 
-    for literal in ctx.root().descendants().filter_map(ast::RecordExpr::cast) {
+    for literal in ctx.nodes::<ast::RecordExpr>() {
         let Some(name) = literal
             .path()
             .and_then(|p| struct_name(&p, literal.syntax()))

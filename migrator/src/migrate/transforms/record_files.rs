@@ -12,10 +12,9 @@ use crate::rules::RuleId;
 const OLD_EXTENSIONS: &[&str] = &[".mpk", ".mpk.gz", ".bin.gz", ".json.gz"];
 
 pub fn run(ctx: &mut FileCtx) {
-    let root = ctx.root();
     // Paths passed to recorders and `save_file`/`load_file`: the finding names the file on
     // disk (the recorder adds its extension) and the command that converts it.
-    let uses = crate::migrate::records::usage::uses(&root);
+    let uses = crate::migrate::records::usage::uses(ctx.nodes());
     for found in &uses {
         ctx.push(Change::manual(
             found.range,
@@ -23,7 +22,13 @@ pub fn run(ctx: &mut FileCtx) {
             found.message(),
         ));
     }
-    for token in root
+    // Walking every token is the dearest walk there is; a file whose text has no extension
+    // in it has no literal ending with one (only one spelling the dot with an escape).
+    if !OLD_EXTENSIONS.iter().any(|ext| ctx.file.text.contains(ext)) {
+        return;
+    }
+    for token in ctx
+        .root()
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
         .filter_map(ast::String::cast)

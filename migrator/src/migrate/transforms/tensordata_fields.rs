@@ -17,7 +17,7 @@ pub fn run(ctx: &mut FileCtx) {
             .is_some_and(|n| n.text() == "to_data" || n.text() == "into_data"),
         _ => false,
     };
-    for field in ctx.root().descendants().filter_map(ast::FieldExpr::cast) {
+    for field in ctx.nodes::<ast::FieldExpr>() {
         let Some(name) = field.name_ref().map(|n| n.text().to_string()) else {
             continue;
         };

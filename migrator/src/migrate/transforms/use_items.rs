@@ -2,7 +2,7 @@
 //! (`imports`, `device-import` and the data rules) share.
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
 use crate::util::syntax::segment_names;
@@ -18,27 +18,30 @@ pub fn path_matches(full: &[String], pattern: &str) -> bool {
     }
 }
 
-/// Whether a file imports `name` by a leaf import, or by a glob of one of `globs`.
-pub fn imports_name(root: &SyntaxNode, name: &str, globs: &[&[&str]]) -> bool {
-    root.descendants()
-        .filter_map(ast::UseTree::cast)
-        .any(|tree| {
-            let full = full_use_path(&tree);
-            if tree.star_token().is_some() {
-                return globs
-                    .iter()
-                    .any(|g| full.iter().map(String::as_str).eq(g.iter().copied()));
-            }
-            if tree.use_tree_list().is_some() {
-                return false;
-            }
-            let local = tree
-                .rename()
-                .and_then(|r| r.name())
-                .map(|n| n.text().to_string())
-                .or_else(|| full.last().cloned());
-            local.as_deref() == Some(name)
-        })
+/// Whether one of `trees` (a file's or an item's use trees) imports `name` by a leaf import,
+/// or by a glob of one of `globs`.
+pub fn imports_name(
+    mut trees: impl Iterator<Item = ast::UseTree>,
+    name: &str,
+    globs: &[&[&str]],
+) -> bool {
+    trees.any(|tree| {
+        let full = full_use_path(&tree);
+        if tree.star_token().is_some() {
+            return globs
+                .iter()
+                .any(|g| full.iter().map(String::as_str).eq(g.iter().copied()));
+        }
+        if tree.use_tree_list().is_some() {
+            return false;
+        }
+        let local = tree
+            .rename()
+            .and_then(|r| r.name())
+            .map(|n| n.text().to_string())
+            .or_else(|| full.last().cloned());
+        local.as_deref() == Some(name)
+    })
 }
 
 /// The full path a use tree stands for, prefixes of enclosing trees included.
