@@ -17,6 +17,11 @@ use burn_migrate::rules::RuleSet;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{BufferedStandardStream, StandardStream};
 
+/// The allocator (why: `mimalloc` in `Cargo.toml`). Also `cargo-burn-migrate`'s, which
+/// includes this file.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Port a Burn 0.21 project to Burn 0.22.
 #[derive(Parser, Debug)]
 #[command(name = "burn-migrate", version, about, long_about = None)]

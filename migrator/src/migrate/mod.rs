@@ -34,6 +34,7 @@ use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
 use crate::rules::{RuleId, RuleKey, RuleSet};
+use crate::util::lines::LineIndex;
 use crate::util::timing::{self, time};
 use discover::Workspace;
 use manifest::ManifestChange;
@@ -144,24 +145,27 @@ fn keep_findings_visible(
     let rechecked = rewrite_sources(&ported, rules, true)?;
     for i in candidates {
         let outcome = &mut report.files[i];
-        let line_of =
-            |text: &str, offset: usize| text[..offset.min(text.len())].matches('\n').count();
+        let (old_lines, new_lines) = (
+            LineIndex::new(&outcome.original),
+            LineIndex::new(&outcome.migrated),
+        );
+        let line_of = |lines: &LineIndex, offset: usize| lines.line(offset);
         // What the check of the port sees, by rule: its findings and the markers already there.
         let mut seen: Vec<(RuleKey, usize)> = rechecked[i]
             .changes
             .iter()
             .filter(manual)
-            .map(|c| (c.rule, line_of(&outcome.migrated, c.range.start().into())))
+            .map(|c| (c.rule, line_of(&new_lines, c.range.start().into())))
             .collect();
         seen.extend(
             markers::find(&outcome.migrated, "//", rules)
                 .into_iter()
-                .map(|m| (m.rule, line_of(&outcome.migrated, m.range.start().into()))),
+                .map(|m| (m.rule, line_of(&new_lines, m.range.start().into()))),
         );
         let lines = line_map(&outcome.original, &outcome.migrated);
         let mut missing = Vec::new();
         for change in outcome.changes.iter().filter(manual) {
-            let old = line_of(&outcome.original, change.range.start().into());
+            let old = line_of(&old_lines, change.range.start().into());
             let new = lines.get(old).copied().unwrap_or(old);
             // One finding of the same rule in the port answers for one here, on the same
             // line if there is one.
@@ -190,7 +194,7 @@ fn keep_findings_visible(
 /// removed it).
 fn line_map(old: &str, new: &str) -> Vec<usize> {
     use similar::DiffOp;
-    let diff = similar::TextDiff::from_lines(old, new);
+    let diff = crate::util::diff::lines(old, new);
     let mut map = Vec::new();
     for op in diff.ops() {
         match *op {

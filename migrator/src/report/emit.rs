@@ -7,11 +7,11 @@ use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor};
 use ra_ap_syntax::TextRange;
-use similar::TextDiff;
 
 use crate::edit::Change;
 use crate::migrate::{is_applied, Report};
 use crate::rules::RuleSet;
+use crate::util::lines::{line_column, LineIndex};
 
 /// A unified diff of every changed file, manifests included. Each hunk header carries the ids
 /// of the rules whose edits fall in it.
@@ -42,16 +42,10 @@ pub fn diff(report: &Report) -> String {
 }
 
 fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String {
-    let diff = TextDiff::from_lines(old, new);
+    let diff = crate::util::diff::lines(old, new);
     let mut out = format!("--- a/{display}\n+++ b/{display}\n");
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(old.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let line_of = |offset: usize| {
-        line_starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1)
-    };
+    let lines = LineIndex::new(old);
+    let line_of = |offset: usize| lines.line(offset);
     // The edits' old line spans (first, last), by first line, with the largest `last` so far:
     // each hunk looks only at the edits that can reach it, not at every edit of the file.
     let mut spans: Vec<(usize, usize, &str)> = changes
@@ -264,8 +258,9 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
         if let Some(error) = &file.error {
             lines.push(format!("{}: not migrated: {error}", file.display));
         }
+        let index = LineIndex::new(&file.original);
         for change in file.changes.iter().filter(|c| !is_applied(c, rules)) {
-            let (line, column) = line_col(&file.original, change.range.start().into());
+            let (line, column) = line_col(&index, &file.original, change.range.start().into());
             lines.push(format!(
                 "{}:{line}:{column}: {}: {}",
                 file.display, change.rule, change.message
@@ -276,9 +271,10 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
         if let Some(error) = &manifest.error {
             lines.push(format!("{}: not migrated: {error}", manifest.display));
         }
+        let index = LineIndex::new(&manifest.original);
         for change in manifest.changes.iter().filter(|c| !c.fixable) {
             let range = key_range(&manifest.original, &change.key);
-            let (line, column) = line_col(&manifest.original, range.start().into());
+            let (line, column) = line_col(&index, &manifest.original, range.start().into());
             lines.push(format!(
                 "{}:{line}:{column}: {}: {}",
                 manifest.display, change.rule, change.message
@@ -289,15 +285,9 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
 }
 
 /// The 1-based line and column (in characters, as the diagnostics count) of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
+fn line_col(lines: &LineIndex, text: &str, offset: usize) -> (usize, usize) {
+    let (line, column, _) = line_column(lines, text, offset);
+    (line, column)
 }
 
 /// One line per suppression comment: what it suppressed, or that it suppressed nothing.
@@ -332,8 +322,9 @@ pub fn suppression_report(report: &Report, rules: &RuleSet) -> Vec<String> {
 pub fn device_table(report: &Report) -> Option<String> {
     let mut rows: Vec<[String; 6]> = Vec::new();
     for file in &report.files {
+        let lines = LineIndex::new(&file.original);
         for choice in &file.device_choices {
-            let (line, _) = line_col(&file.original, choice.range.start().into());
+            let (line, _) = line_col(&lines, &file.original, choice.range.start().into());
             rows.push([
                 format!("{}:{line}", file.display),
                 choice.backend.clone(),

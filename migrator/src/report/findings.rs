@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use ra_ap_syntax::TextRange;
 use serde::Serialize;
 use serde_json::{json, Value};
-use similar::{DiffOp, TextDiff};
+use similar::DiffOp;
+
+use crate::util::lines::{line_column, LineIndex};
 
 use crate::migrate::{is_applied, Report};
 use crate::rules::RuleSet;
@@ -70,20 +72,21 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
     };
     for file in &report.files {
         let text = &file.original;
+        let lines = LineIndex::new(text);
         for change in &file.changes {
             let rule = change.rule.to_string();
             let fixable = is_applied(change, rules);
             let fix = change.replacement.as_ref().map(|replacement| Fix {
                 edits: vec![Edit {
-                    start: position(text, change.range.start().into()),
-                    end: position(text, change.range.end().into()),
+                    start: position(&lines, text, change.range.start().into()),
+                    end: position(&lines, text, change.range.end().into()),
                     replacement: replacement.clone(),
                 }],
             });
             out.push(finding(
                 &file.display,
                 &file.path,
-                text,
+                (text, &lines),
                 change.range,
                 (applicability(&rule), rule),
                 fixable,
@@ -92,17 +95,23 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
             ));
         }
         if let Some(error) = &file.error {
-            out.push(not_migrated(&file.display, &file.path, text, error));
+            out.push(not_migrated(
+                &file.display,
+                &file.path,
+                (text, &lines),
+                error,
+            ));
         }
     }
     for manifest in &report.manifests {
         let text = &manifest.original;
+        let lines = LineIndex::new(text);
         let hunks = line_edits(text, &manifest.migrated);
         for change in &manifest.changes {
             let rule = change.rule.to_string();
             let range = super::emit::key_range(text, &change.key);
             let fix = change.fixable.then(|| {
-                let line = position(text, range.start().into()).line;
+                let line = position(&lines, text, range.start().into()).line;
                 let near: Vec<Edit> = hunks
                     .iter()
                     .filter(|e| e.start.line <= line + 1 && line <= e.end.line.max(e.start.line))
@@ -115,7 +124,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
             out.push(finding(
                 &manifest.display,
                 &manifest.path,
-                text,
+                (text, &lines),
                 range,
                 (applicability(&rule), rule),
                 change.fixable,
@@ -124,7 +133,12 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
             ));
         }
         if let Some(error) = &manifest.error {
-            out.push(not_migrated(&manifest.display, &manifest.path, text, error));
+            out.push(not_migrated(
+                &manifest.display,
+                &manifest.path,
+                (text, &lines),
+                error,
+            ));
         }
     }
     out.sort_by(|a, b| (&a.file, a.start, a.end, &a.rule).cmp(&(&b.file, b.start, b.end, &b.rule)));
@@ -135,20 +149,20 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
 fn finding(
     display: &str,
     path: &Path,
-    text: &str,
+    (text, lines): (&str, &LineIndex),
     range: TextRange,
     (applicability, rule): (String, String),
     fixable: bool,
     message: &str,
     fix: Option<Fix>,
 ) -> Finding {
-    let start = position(text, range.start().into());
+    let start = position(lines, text, range.start().into());
     Finding {
         file: display.replace('\\', "/"),
         line: start.line,
         column: start.column,
         start,
-        end: position(text, range.end().into()),
+        end: position(lines, text, range.end().into()),
         rule,
         severity: if fixable { "warning" } else { "error" },
         applicability,
@@ -159,7 +173,7 @@ fn finding(
     }
 }
 
-fn not_migrated(display: &str, path: &Path, text: &str, error: &str) -> Finding {
+fn not_migrated(display: &str, path: &Path, text: (&str, &LineIndex), error: &str) -> Finding {
     finding(
         display,
         path,
@@ -172,35 +186,38 @@ fn not_migrated(display: &str, path: &Path, text: &str, error: &str) -> Finding 
     )
 }
 
-/// The position of a byte offset (clamped to the text and to a character boundary).
-pub fn position(text: &str, offset: usize) -> Position {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+/// The position of a byte offset (clamped to the text and to a character boundary);
+/// `lines` is `text`'s index.
+pub fn position(lines: &LineIndex, text: &str, offset: usize) -> Position {
+    let (line, column, offset) = line_column(lines, text, offset);
     Position {
-        line: before.matches('\n').count() + 1,
-        column: before[line_start..].chars().count() + 1,
+        line,
+        column,
         offset,
     }
 }
 
 /// The line-level edits that turn `old` into `new`.
 fn line_edits(old: &str, new: &str) -> Vec<Edit> {
-    let diff = TextDiff::from_lines(old, new);
-    let old_lines: Vec<&str> = diff.old_slices().to_vec();
+    let diff = crate::util::diff::lines(old, new);
     let new_lines: Vec<&str> = diff.new_slices().to_vec();
-    let offset_of = |line: usize| old_lines[..line].iter().map(|l| l.len()).sum::<usize>();
+    // The byte offset where each old line starts.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(diff.old_slices().iter().scan(0, |end, line| {
+            *end += line.len();
+            Some(*end)
+        }))
+        .collect();
+    let offset_of = |line: usize| starts[line];
+    let lines = LineIndex::new(old);
     diff.ops()
         .iter()
         .filter(|op| !matches!(op, DiffOp::Equal { .. }))
         .map(|op| {
             let (old_range, new_range) = (op.old_range(), op.new_range());
             Edit {
-                start: position(old, offset_of(old_range.start)),
-                end: position(old, offset_of(old_range.end)),
+                start: position(&lines, old, offset_of(old_range.start)),
+                end: position(&lines, old, offset_of(old_range.end)),
                 replacement: new_lines[new_range].concat(),
             }
         })
@@ -369,7 +386,7 @@ mod tests {
     #[test]
     fn positions_count_characters_and_bytes() {
         let text = "ab\nçd x";
-        let p = position(text, text.find('x').unwrap());
+        let p = position(&LineIndex::new(text), text, text.find('x').unwrap());
         assert_eq!((p.line, p.column, p.offset), (2, 4, 7));
     }
 
@@ -387,8 +404,8 @@ mod tests {
             file: "a,b.rs".into(),
             line: 1,
             column: 1,
-            start: position("", 0),
-            end: position("", 0),
+            start: position(&LineIndex::new(""), "", 0),
+            end: position(&LineIndex::new(""), "", 0),
             rule: "r".into(),
             severity: "warning",
             applicability: "safe".into(),

@@ -1,7 +1,9 @@
 //! Helpers every wing shares: nothing here knows about rules, Burn or the pipeline.
 
 pub mod cargo;
+pub mod diff;
 pub mod files;
+pub mod lines;
 pub mod syntax;
 pub mod timing;
 pub mod toolchain;

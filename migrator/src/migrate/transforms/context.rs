@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 use ra_ap_syntax::ast::{self, HasGenericParams};
-use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange};
 
 use crate::edit::Change;
 use crate::migrate::index::{BackendParam, BackendSpec, Index};
@@ -43,9 +43,10 @@ pub struct FileCtx<'a> {
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
     /// The file's syntax tree, rooted once for every transform (a root is per thread).
     root: SyntaxNode,
-    /// Every node of the tree in preorder, collected by one walk: transforms filter this list
-    /// instead of walking the tree each (a walk allocates a cursor per node, which was most of
-    /// the rewrite stage's time).
+    /// The tree's nodes of the kinds transforms look for (`is_listed`) in preorder, collected
+    /// by one walk: transforms filter this list instead of walking the tree each (a walk
+    /// allocates a cursor per node, which was most of the rewrite stage's time). Only those
+    /// kinds, so that a large file's list stays small.
     nodes: Rc<[SyntaxNode]>,
 }
 
@@ -68,7 +69,7 @@ impl<'a> FileCtx<'a> {
             needed_imports: BTreeSet::new(),
             device_choices: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
-            nodes: root.descendants().collect(),
+            nodes: root.descendants().filter(|n| is_listed(n.kind())).collect(),
             root,
         }
     }
@@ -78,8 +79,15 @@ impl<'a> FileCtx<'a> {
     }
 
     /// The file's nodes of type `N`, in the order `root().descendants()` gives them. The
-    /// iterator does not borrow the context, so a loop over it can push changes.
+    /// iterator does not borrow the context, so a loop over it can push changes. `N` must be
+    /// one of the listed kinds (`is_listed`).
     pub fn nodes<N: AstNode>(&self) -> impl Iterator<Item = N> {
+        debug_assert!(
+            (0..SyntaxKind::__LAST as u16)
+                .map(SyntaxKind::from)
+                .all(|kind| !N::can_cast(kind) || is_listed(kind)),
+            "FileCtx::nodes of a kind the node list does not hold"
+        );
         let nodes = Rc::clone(&self.nodes);
         (0..nodes.len()).filter_map(move |i| {
             let node = &nodes[i];
@@ -91,8 +99,9 @@ impl<'a> FileCtx<'a> {
         })
     }
 
-    /// Every node of the file, as `root().descendants()` gives them.
-    pub fn all_nodes(&self) -> impl Iterator<Item = SyntaxNode> {
+    /// Every node of the listed kinds (`is_listed`), in preorder: for a transform that looks
+    /// for several kinds in one pass, in file order.
+    pub fn listed_nodes(&self) -> impl Iterator<Item = SyntaxNode> {
         let nodes = Rc::clone(&self.nodes);
         (0..nodes.len()).map(move |i| nodes[i].clone())
     }
@@ -165,6 +174,26 @@ impl<'a> FileCtx<'a> {
         }
         specs
     }
+}
+
+/// The node kinds transforms look for, which `FileCtx` lists for them: items with generic
+/// parameters (ADTs, traits, impls, functions, aliases, consts), paths and name references,
+/// calls, `use` items, and the few other places rules rewrite.
+fn is_listed(kind: SyntaxKind) -> bool {
+    ast::AnyHasGenericParams::can_cast(kind)
+        || ast::Path::can_cast(kind)
+        || ast::PathType::can_cast(kind)
+        || ast::PathExpr::can_cast(kind)
+        || ast::NameRef::can_cast(kind)
+        || ast::CallExpr::can_cast(kind)
+        || ast::MethodCallExpr::can_cast(kind)
+        || ast::FieldExpr::can_cast(kind)
+        || ast::Use::can_cast(kind)
+        || ast::UseTree::can_cast(kind)
+        || ast::GenericArgList::can_cast(kind)
+        || ast::RecordExpr::can_cast(kind)
+        || ast::RecordFieldList::can_cast(kind)
+        || ast::TokenTree::can_cast(kind)
 }
 
 /// The concrete backend whose device type a path names: `Cpu::Device` or

@@ -116,7 +116,7 @@ impl FileNodes {
         };
         // Preorder: the nodes inside a `use` item come right after it, up to its end.
         let mut use_end: Option<TextSize> = None;
-        for node in ctx.all_nodes() {
+        for node in ctx.listed_nodes() {
             let kind = node.kind();
             let range = node.text_range();
             if use_end.is_some_and(|end| range.start() >= end) {

@@ -47,7 +47,7 @@ enum BodyBackend {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for node in ctx.all_nodes() {
+    for node in ctx.listed_nodes() {
         if let Some(call) = ast::CallExpr::cast(node.clone()) {
             explicit_device_call(ctx, &call);
             default_device(ctx, &call);
