@@ -9,7 +9,8 @@ use burn_migrate::rules::backends::BackendTable;
 use burn_migrate::rules::RuleId;
 use burn_migrate::rules::RuleSet;
 
-/// A backend Burn never had; its device rewrites carry an existing device rule's id.
+/// A backend Burn never had; its device rewrites carry an existing device rule's id
+/// (`RULE`, filled in by `photon`).
 const PHOTON: &str = r#"
 [[backend]]
 types = ["Photon"]
@@ -17,12 +18,16 @@ crate = "burn-photon"
 burn_feature = "photon"
 elements = [["F", "f32"], ["I", "i32"]]
 device_types = ["PhotonDevice"]
-rule = "device-cuda"
+rule = "RULE"
 device = "Device::photon(0)"
 device_new = "Device::photon({args})"
 feature = "photon"
 memory_pools = true
 "#;
+
+fn photon(rule: &str) -> String {
+    PHOTON.replace("\"RULE\"", &format!("\"{rule}\""))
+}
 
 fn rules_with_photon() -> RuleSet {
     let table = std::fs::read_to_string(concat!(
@@ -30,7 +35,8 @@ fn rules_with_photon() -> RuleSet {
         "/../rules/tables/backends.toml"
     ))
     .unwrap();
-    let table = BackendTable::parse(&format!("{table}{PHOTON}")).unwrap();
+    let photon = photon(RuleId::DeviceCuda.as_str());
+    let table = BackendTable::parse(&format!("{table}{photon}")).unwrap();
     RuleSet::embedded()
         .unwrap()
         .with_backend_table(table)
@@ -96,7 +102,8 @@ fn the_manifest_folds_a_new_backend_crate_into_its_feature() {
 
 #[test]
 fn a_table_rule_without_a_file_is_refused() {
-    let table = BackendTable::parse(&PHOTON.replace("device-cuda", "device-photon")).unwrap();
+    // A rule id no rule file has.
+    let table = BackendTable::parse(&photon("device-photon")).unwrap();
     let error = RuleSet::embedded()
         .unwrap()
         .with_backend_table(table)

@@ -418,15 +418,20 @@ impl BackendTable {
 mod tests {
     use super::*;
 
-    const ONE: &str = r#"
+    /// One backend entry; `RULE` stands for its device rule (`one` fills it in).
+    const ENTRY: &str = r#"
 [[backend]]
 types = ["Flex"]
 crate = "burn-flex"
 burn_feature = "flex"
-rule = "device-flex"
+rule = "RULE"
 device = "Device::flex()"
 feature = "flex"
 "#;
+
+    fn one() -> String {
+        ENTRY.replace("RULE", RuleId::DeviceFlex.as_str())
+    }
 
     #[test]
     fn the_embedded_table_loads_with_its_default_ports() {
@@ -446,15 +451,15 @@ feature = "flex"
 
     #[test]
     fn unknown_keys_are_errors() {
-        let error = BackendTable::parse(&format!("{ONE}colour = \"red\"\n")).unwrap_err();
+        let error = BackendTable::parse(&format!("{}colour = \"red\"\n", one())).unwrap_err();
         assert!(error.to_string().contains("colour"), "{error}");
         assert!(error.to_string().contains(TABLE_PATH), "{error}");
     }
 
     #[test]
     fn duplicate_types_are_errors() {
-        let twice = ONE.replace("Device::flex()", "Device::other()");
-        let error = BackendTable::parse(&format!("{ONE}{twice}")).unwrap_err();
+        let twice = one().replace("Device::flex()", "Device::other()");
+        let error = BackendTable::parse(&format!("{}{twice}", one())).unwrap_err();
         assert!(
             error.to_string().contains("`Flex` has two entries"),
             "{error}"
@@ -463,17 +468,18 @@ feature = "flex"
 
     #[test]
     fn a_device_with_two_entries_is_an_error() {
-        let other = ONE.replace("[\"Flex\"]", "[\"Other\"]");
-        let error = BackendTable::parse(&format!("{ONE}{other}")).unwrap_err();
+        let other = one().replace("[\"Flex\"]", "[\"Other\"]");
+        let error = BackendTable::parse(&format!("{}{other}", one())).unwrap_err();
         assert!(error.to_string().contains("Device::flex"), "{error}");
     }
 
     #[test]
     fn a_rule_without_a_file_is_an_error() {
-        let table = BackendTable::parse(ONE).unwrap();
-        assert!(table.check_rules(|id| id == "device-flex").is_ok());
+        let table = BackendTable::parse(&one()).unwrap();
+        let rule = RuleId::DeviceFlex.as_str();
+        assert!(table.check_rules(|id| id == rule).is_ok());
         let error = table.check_rules(|_| false).unwrap_err();
-        assert!(error.to_string().contains("`device-flex`"), "{error}");
+        assert!(error.to_string().contains(&format!("`{rule}`")), "{error}");
     }
 
     #[test]
@@ -486,10 +492,10 @@ burn_feature = "old"
 rule = "device-old"
 goes_to = { choices = ["nowhere"] }
 "#;
-        let error = BackendTable::parse(&format!("{ONE}{old}")).unwrap_err();
+        let error = BackendTable::parse(&format!("{}{old}", one())).unwrap_err();
         assert!(error.to_string().contains("`nowhere`"), "{error}");
         let table =
-            BackendTable::parse(&format!("{ONE}{}", old.replace("nowhere", "flex"))).unwrap();
+            BackendTable::parse(&format!("{}{}", one(), old.replace("nowhere", "flex"))).unwrap();
         assert_eq!(table.backends[1].device, "Device::flex()");
         assert_eq!(table.backends[1].feature, "flex");
     }
