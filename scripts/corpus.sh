@@ -66,7 +66,7 @@ print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
         continue
     fi
     # shellcheck disable=SC2086 # the listed arguments are words
-    (cd "$dir" && flock "$lock" cargo check $args --message-format short) \
+    (cd "$dir" && flock "$lock" cargo check --keep-going $args --message-format short) \
         > "$log.check-0.22.log" 2>&1 || true
     errors=$(grep -c '^[^ ]*: error\|^error\[' "$log.check-0.22.log" || true)
     failing=$(grep -o 'could not compile `[^`]*`' "$log.check-0.22.log" \
