@@ -114,8 +114,14 @@ pub struct Index {
     pub items: HashMap<String, ItemGenerics>,
     /// Struct name -> fields of type `PhantomData<B>` for a backend `B`.
     pub phantom_fields: HashMap<String, Vec<String>>,
-    /// Function name -> positions of parameters typed `B::Device` / `&B::Device`.
+    /// Function name -> positions of parameters typed `B::Device` / `&B::Device` that every
+    /// function of that name in the workspace has: a call by the name alone may reach any of
+    /// them (`pretrained` of two models with the device first in one and second in the other
+    /// says nothing).
     pub device_params: HashMap<String, Vec<usize>>,
+    /// (type, function) -> the same, for the functions of `impl Type` blocks, which a call
+    /// `Type::function(..)` reaches.
+    pub owned_device_params: HashMap<(String, String), Vec<usize>>,
     pub files: Vec<FileNames>,
     /// The backend table's backends and wrappers (`Autodiff`, `Fusion`).
     pub backends: Vec<Backend>,
@@ -427,6 +433,10 @@ impl Index {
     }
 
     fn collect_items(&mut self, items: &FileItems) {
+        // Every round finds every function's positions again, with what the rounds before
+        // learned about backends.
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_owner: HashMap<(String, String), Vec<usize>> = HashMap::new();
         for (file_id, owners) in items.owners.iter().enumerate() {
             for owner in owners {
                 let node = owner.syntax().clone();
@@ -444,9 +454,10 @@ impl Index {
                         }
                     }
                     let positions = device_param_positions(&function, &scope);
-                    if !positions.is_empty() {
-                        self.device_params.insert(name.clone(), positions);
+                    if let Some(owner) = impl_self_type_name(&node) {
+                        keep_common(&mut by_owner, (owner, name.clone()), &positions);
                     }
+                    keep_common(&mut by_name, name.clone(), &positions);
                 }
                 let Some(list) = owner.generic_param_list() else {
                     continue;
@@ -496,6 +507,10 @@ impl Index {
                 );
             }
         }
+        by_name.retain(|_, positions| !positions.is_empty());
+        by_owner.retain(|_, positions| !positions.is_empty());
+        self.device_params = by_name;
+        self.owned_device_params = by_owner;
     }
 
     /// The backend parameters an item of file `file` declares: those bounded by Burn's backend
@@ -887,6 +902,31 @@ fn item_name(node: &SyntaxNode) -> Option<String> {
     }
     let named = ast::AnyHasName::cast(node.clone())?;
     Some(named.name()?.text().to_string())
+}
+
+/// Keeps under `key` the positions every function seen under it so far has.
+fn keep_common<K: std::hash::Hash + Eq>(
+    map: &mut HashMap<K, Vec<usize>>,
+    key: K,
+    positions: &[usize],
+) {
+    map.entry(key)
+        .and_modify(|common| common.retain(|p| positions.contains(p)))
+        .or_insert_with(|| positions.to_vec());
+}
+
+/// The type a function's `impl` block is for (`impl<B> Model<B> { fn new(..) }`: `Model`);
+/// `None` for a free function or a trait's.
+fn impl_self_type_name(function: &SyntaxNode) -> Option<String> {
+    let imp = function
+        .parent()
+        .filter(|p| ast::AssocItemList::can_cast(p.kind()))?
+        .parent()
+        .and_then(ast::Impl::cast)?;
+    let ast::Type::PathType(ty) = imp.self_ty()? else {
+        return None;
+    };
+    segment_names(&ty.path()?).pop()
 }
 
 /// Positions of a function's parameters whose type is a backend's device.

@@ -54,6 +54,24 @@ impl SourceFile {
         package: usize,
         edition: Edition,
     ) -> Self {
+        // One parse where it suffices: open the macros found from tokens and parse that. A
+        // file whose opened text parses without error parses as written too (a call
+        // `name_(..)` stands where `name!(..)` may), so its count of syntax errors is 0.
+        // Anything else takes the two parses below, which decide from the tree.
+        if let Some(opened) = open_expression_macros_by_tokens(&text, edition) {
+            let parse = AstFile::parse(&opened, edition);
+            if parse.errors().is_empty() {
+                return SourceFile {
+                    path,
+                    display,
+                    text,
+                    package,
+                    edition,
+                    parse,
+                    syntax_errors: 0,
+                };
+            }
+        }
         let own = AstFile::parse(&text, edition);
         let syntax_errors = own.errors().len();
         // Most files differ once macros are opened, but a file without `println!` & co
@@ -170,6 +188,81 @@ fn open_expression_macros(tree: &AstFile, text: &str) -> Option<String> {
         if delimited_by_parens {
             bytes[usize::from(bang.text_range().start())] = b'_';
             opened = true;
+        }
+    }
+    // Only an ASCII `!` became an ASCII `_`, so the bytes are still UTF-8.
+    opened.then(|| String::from_utf8(bytes).ok()).flatten()
+}
+
+/// `open_expression_macros` from the tokens alone: the same `!`s, as long as the file parses
+/// (see `from_text`). A macro call the parser makes a node of is a single identifier (`::`
+/// before it is a path), `!` and its delimited tokens, outside every other macro's tokens and
+/// attribute, whose contents the parser leaves as tokens. `None` when there is nothing to
+/// open or the lexer reports an error.
+fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Option<String> {
+    use ra_ap_syntax::SyntaxKind::{COMMENT, IDENT, WHITESPACE};
+    use ra_ap_syntax::T;
+    if !EXPRESSION_MACROS.iter().any(|name| text.contains(name)) {
+        return None;
+    }
+    let lexed = ra_ap_parser::LexedStr::new(edition, text);
+    if lexed.errors().next().is_some() {
+        return None;
+    }
+    let tokens: Vec<usize> = (0..lexed.len())
+        .filter(|&i| !matches!(lexed.kind(i), WHITESPACE | COMMENT))
+        .collect();
+    let kind = |at: usize| tokens.get(at).map(|&i| lexed.kind(i));
+    let is_open = |at: usize| matches!(kind(at), Some(T!['('] | T!['['] | T!['{']));
+    // Past the delimited group that opens at `at`.
+    let skip_group = |mut at: usize| {
+        let mut depth = 0usize;
+        while let Some(k) = kind(at) {
+            match k {
+                T!['('] | T!['['] | T!['{'] => depth += 1,
+                T![')'] | T![']'] | T!['}'] => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return at + 1;
+                    }
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        at
+    };
+    let mut bytes = text.as_bytes().to_vec();
+    let mut opened = false;
+    let mut at = 0;
+    while at < tokens.len() {
+        match kind(at) {
+            // `#[..]`, `#![..]`
+            Some(T![#]) if is_open(at + 1) => at = skip_group(at + 1),
+            Some(T![#]) if kind(at + 1) == Some(T![!]) && is_open(at + 2) => {
+                at = skip_group(at + 2)
+            }
+            Some(IDENT) if kind(at + 1) == Some(T![!]) && is_open(at + 2) => {
+                let name = lexed.text(tokens[at]);
+                // The lexer makes `::` two `:` tokens.
+                let after_path =
+                    at >= 2 && kind(at - 1) == Some(T![:]) && kind(at - 2) == Some(T![:]);
+                let single = !after_path;
+                if single && kind(at + 2) == Some(T!['(']) && EXPRESSION_MACROS.contains(&name) {
+                    bytes[lexed.text_start(tokens[at + 1])] = b'_';
+                    opened = true;
+                }
+                at = skip_group(at + 2);
+            }
+            // `macro_rules! name { .. }`
+            Some(IDENT)
+                if kind(at + 1) == Some(T![!])
+                    && kind(at + 2) == Some(IDENT)
+                    && is_open(at + 3) =>
+            {
+                at = skip_group(at + 3)
+            }
+            _ => at += 1,
         }
     }
     // Only an ASCII `!` became an ASCII `_`, so the bytes are still UTF-8.

@@ -433,14 +433,22 @@ fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {
     let position = arg_list.args().position(|a| a.syntax() == &node);
     let call = arg_list.syntax().parent()?;
     let callee = callee_name(&call)?;
+    // `Model::new(..)` reaches the `new` of `impl Model`; a call by the name alone, whichever
+    // function of that name the workspace has.
+    let positions = callee_owner(&call)
+        .and_then(|owner| ctx.index.owned_device_params.get(&(owner, callee.clone())))
+        .or_else(|| ctx.index.device_params.get(&callee));
     let takes_device = DEVICE_TAKING.contains(&callee.as_str())
-        || position.is_some_and(|pos| {
-            ctx.index
-                .device_params
-                .get(&callee)
-                .is_some_and(|p| p.contains(&pos))
-        });
+        || position.is_some_and(|pos| positions.is_some_and(|p| p.contains(&pos)));
     takes_device.then_some(call)
+}
+
+/// The type a call `Type::function(..)` (or `Type::<B>::function(..)`) names.
+fn callee_owner(call: &SyntaxNode) -> Option<String> {
+    let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(call.clone())?.expr()? else {
+        return None;
+    };
+    segment_names(&callee.path()?.qualifier()?).pop()
 }
 
 fn callee_name(call: &SyntaxNode) -> Option<String> {
