@@ -54,33 +54,7 @@ impl SourceFile {
         package: usize,
         edition: Edition,
     ) -> Self {
-        // One parse where it suffices: open the macros found from tokens and parse that. A
-        // file whose opened text parses without error parses as written too (a call
-        // `name_(..)` stands where `name!(..)` may), so its count of syntax errors is 0.
-        // Anything else takes the two parses below, which decide from the tree.
-        if let Some(opened) = open_expression_macros_by_tokens(&text, edition) {
-            let parse = AstFile::parse(&opened, edition);
-            if parse.errors().is_empty() {
-                return SourceFile {
-                    path,
-                    display,
-                    text,
-                    package,
-                    edition,
-                    parse,
-                    syntax_errors: 0,
-                };
-            }
-        }
-        let own = AstFile::parse(&text, edition);
-        let syntax_errors = own.errors().len();
-        // Most files differ once macros are opened, but a file without `println!` & co
-        // keeps its own parse instead of parsing the same text twice.
-        let opened = open_expression_macros(&own.tree(), &text);
-        let parse = match opened {
-            Some(opened) => AstFile::parse(&opened, edition),
-            None => own,
-        };
+        let (parse, syntax_errors) = parse_opened(&text, edition);
         SourceFile {
             path,
             display,
@@ -127,6 +101,30 @@ impl SourceFile {
         let offset = usize::from(offset).min(self.text.len());
         self.text[..offset].bytes().filter(|&b| b == b'\n').count() + 1
     }
+}
+
+/// The parse rules work on (expression macros opened, see `SourceFile::tree`) and the number
+/// of syntax errors of `text` as written.
+fn parse_opened(text: &str, edition: Edition) -> (Parse<AstFile>, usize) {
+    // One parse where it suffices: open the macros found from tokens and parse that. A file
+    // whose opened text parses without error parses as written too (a call `name_(..)` stands
+    // where `name!(..)` may), so its count of syntax errors is 0. Anything else takes the two
+    // parses below, which decide from the tree.
+    if let Some(opened) = open_expression_macros_by_tokens(text, edition) {
+        let parse = AstFile::parse(&opened, edition);
+        if parse.errors().is_empty() {
+            return (parse, 0);
+        }
+    }
+    let own = AstFile::parse(text, edition);
+    let syntax_errors = own.errors().len();
+    // Most files differ once macros are opened, but a file without `println!` & co keeps its
+    // own parse instead of parsing the same text twice.
+    let parse = match open_expression_macros(&own.tree(), text) {
+        Some(opened) => AstFile::parse(&opened, edition),
+        None => own,
+    };
+    (parse, syntax_errors)
 }
 
 /// Parses Rust text; returns the tree and how many syntax errors it has.
