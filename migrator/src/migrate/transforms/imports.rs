@@ -121,7 +121,9 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         || is_backend_module_path(full, crates)
         || is_tensor_backend_module(module)
     {
-        return true;
+        // A name of a removed module that Burn 0.22 keeps elsewhere (a `rename-path` table,
+        // `burn::tensor::backend::ExecutionError`) moves; the module's other names go.
+        return data_rule_import(ctx, tree, full, Tables::RenamesOnly).unwrap_or(true);
     }
     let from_burn = full.first().is_some_and(|f| f == "burn");
     if from_burn && (last == "Backend" || last == "AutodiffBackend") {
@@ -139,7 +141,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         );
         return true;
     }
-    if let Some(remove) = data_rule_import(ctx, tree, full) {
+    if let Some(remove) = data_rule_import(ctx, tree, full, Tables::All) {
         return remove;
     }
     // The project's own backend aliases are deleted (rule `backend-type-alias`): so are their
@@ -195,14 +197,29 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     false
 }
 
+/// Which data-rule tables `data_rule_import` applies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tables {
+    All,
+    /// Only `rename-path` tables that name where the item went.
+    RenamesOnly,
+}
+
 /// Applies the rule files' `rename-path` and `removed-item` tables to one imported path.
 /// `Some(true)`: the import goes; `Some(false)`: handled, it stays; `None`: no table matched.
-fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> Option<bool> {
+fn data_rule_import(
+    ctx: &mut FileCtx,
+    tree: &ast::UseTree,
+    full: &[String],
+    tables: Tables,
+) -> Option<bool> {
     use crate::rules::DataRule;
     let rules = ctx.rules;
     for (rule, data) in rules.data_rules() {
         match data {
-            DataRule::RenamePath { from, to } if path_matches(full, from) => {
+            DataRule::RenamePath { from, to }
+                if path_matches(full, from) && (tables == Tables::All || to.is_some()) =>
+            {
                 let Some(to) = to else {
                     record_removal(
                         ctx,
@@ -255,7 +272,7 @@ fn data_rule_import(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String]) -> 
                 return Some(true);
             }
             DataRule::RemovedItem { paths, message }
-                if paths.iter().any(|p| path_matches(full, p)) =>
+                if tables == Tables::All && paths.iter().any(|p| path_matches(full, p)) =>
             {
                 let text = message
                     .clone()
