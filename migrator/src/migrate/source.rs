@@ -157,14 +157,19 @@ const EXPRESSION_MACROS: &[&str] = &[
     "unimplemented",
 ];
 
+/// Whether `text` names one of `EXPRESSION_MACROS` at all: a text search, much cheaper than
+/// looking for the calls in the tree or the tokens.
+fn mentions_expression_macro(text: &str) -> bool {
+    EXPRESSION_MACROS.iter().any(|name| text.contains(name))
+}
+
 /// Returns `text` with `name!(` turned into `name_(` for std's expression macros, so the
 /// parser sees their arguments as a call's arguments and rules can rewrite code inside
 /// `println!` like anywhere else. One byte replaces one byte: every offset stays valid for the
 /// original text, and no rule edits the macro name itself.
 /// `tree` is the parse of `text`; `None` when the file has no such macro.
 fn open_expression_macros(tree: &AstFile, text: &str) -> Option<String> {
-    // A text search is much cheaper than walking the tree for macro calls.
-    if !EXPRESSION_MACROS.iter().any(|name| text.contains(name)) {
+    if !mentions_expression_macro(text) {
         return None;
     }
     let mut bytes = text.as_bytes().to_vec();
@@ -200,7 +205,7 @@ fn open_expression_macros(tree: &AstFile, text: &str) -> Option<String> {
 fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Option<String> {
     use ra_ap_syntax::SyntaxKind::{COMMENT, IDENT, WHITESPACE};
     use ra_ap_syntax::T;
-    if !EXPRESSION_MACROS.iter().any(|name| text.contains(name)) {
+    if !mentions_expression_macro(text) {
         return None;
     }
     let lexed = ra_ap_parser::LexedStr::new(edition, text);

@@ -25,6 +25,18 @@ pub fn segment_name(segment: &ast::PathSegment) -> String {
     }
 }
 
+/// The name a call calls: a method call's method, a function call's last path segment
+/// (`None` for anything else).
+pub fn callee_name(call: &SyntaxNode) -> Option<String> {
+    if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+        return method.name_ref().map(|n| n.text().to_string());
+    }
+    match ast::CallExpr::cast(call.clone())?.expr()? {
+        ast::Expr::PathExpr(p) => segment_names(&p.path()?).pop(),
+        _ => None,
+    }
+}
+
 /// The single identifier a type is, if it is a plain one-segment path without arguments.
 pub fn type_as_ident(ty: &ast::Type) -> Option<String> {
     let ast::Type::PathType(path_type) = ty else {

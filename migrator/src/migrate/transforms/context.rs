@@ -180,20 +180,23 @@ impl<'a> FileCtx<'a> {
 /// parameters (ADTs, traits, impls, functions, aliases, consts), paths and name references,
 /// calls, `use` items, and the few other places rules rewrite.
 fn is_listed(kind: SyntaxKind) -> bool {
-    ast::AnyHasGenericParams::can_cast(kind)
-        || ast::Path::can_cast(kind)
-        || ast::PathType::can_cast(kind)
-        || ast::PathExpr::can_cast(kind)
-        || ast::NameRef::can_cast(kind)
-        || ast::CallExpr::can_cast(kind)
-        || ast::MethodCallExpr::can_cast(kind)
-        || ast::FieldExpr::can_cast(kind)
-        || ast::Use::can_cast(kind)
-        || ast::UseTree::can_cast(kind)
-        || ast::GenericArgList::can_cast(kind)
-        || ast::RecordExpr::can_cast(kind)
-        || ast::RecordFieldList::can_cast(kind)
-        || ast::TokenTree::can_cast(kind)
+    const LISTED: &[fn(SyntaxKind) -> bool] = &[
+        ast::AnyHasGenericParams::can_cast,
+        ast::Path::can_cast,
+        ast::PathType::can_cast,
+        ast::PathExpr::can_cast,
+        ast::NameRef::can_cast,
+        ast::CallExpr::can_cast,
+        ast::MethodCallExpr::can_cast,
+        ast::FieldExpr::can_cast,
+        ast::Use::can_cast,
+        ast::UseTree::can_cast,
+        ast::GenericArgList::can_cast,
+        ast::RecordExpr::can_cast,
+        ast::RecordFieldList::can_cast,
+        ast::TokenTree::can_cast,
+    ];
+    LISTED.iter().any(|listed| listed(kind))
 }
 
 /// The concrete backend whose device type a path names: `Cpu::Device` or

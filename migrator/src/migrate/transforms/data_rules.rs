@@ -2,16 +2,16 @@
 //! items, and calls whose name or arguments changed. Imports are the `imports` transform's
 //! business (it consults the same tables), so list edits stay in one place.
 
-use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use std::collections::HashMap;
 
+use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
 use super::use_items::{full_use_path, path_matches};
 use crate::edit::Change;
 use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
-use crate::util::syntax::segment_names;
+use crate::util::syntax::{callee_name, segment_names};
 
 /// Whether `rule` is carried out by `--apply` (rather than reported for a person).
 fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
@@ -148,7 +148,7 @@ impl FileNodes {
             } else if ast::MethodCallExpr::can_cast(kind) || ast::CallExpr::can_cast(kind) {
                 push_by(
                     &mut nodes.calls_by_name,
-                    called_name(&node).as_ref(),
+                    callee_name(&node).as_ref(),
                     nodes.calls.len(),
                 );
                 nodes.calls.push(node);
@@ -237,17 +237,6 @@ fn push_by(map: &mut HashMap<String, Vec<usize>>, key: Option<&String>, at: usiz
     if let Some(key) = key {
         map.entry(key.clone()).or_default().push(at);
     }
-}
-
-/// The name a call calls: a method call's method, a function call's last path segment.
-fn called_name(call: &SyntaxNode) -> Option<String> {
-    if let Some(call) = ast::MethodCallExpr::cast(call.clone()) {
-        return Some(call.name_ref()?.text().to_string());
-    }
-    let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(call.clone())?.expr()? else {
-        return None;
-    };
-    Some(callee.path()?.segment()?.name_ref()?.text().to_string())
 }
 
 fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, to: Option<&str>) {

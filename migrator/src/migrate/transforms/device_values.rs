@@ -13,7 +13,7 @@ use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
 use crate::rules::backends::Backend;
 use crate::rules::{RuleId, RuleKey};
-use crate::util::syntax::segment_names;
+use crate::util::syntax::{callee_name, segment_names};
 
 /// Burn functions and methods that take a device argument.
 const DEVICE_TAKING: &[&str] = &[
@@ -449,16 +449,6 @@ fn callee_owner(call: &SyntaxNode) -> Option<String> {
         return None;
     };
     segment_names(&callee.path()?.qualifier()?).pop()
-}
-
-fn callee_name(call: &SyntaxNode) -> Option<String> {
-    if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
-        return method.name_ref().map(|n| n.text().to_string());
-    }
-    match ast::CallExpr::cast(call.clone())?.expr()? {
-        ast::Expr::PathExpr(p) => segment_names(&p.path()?).pop(),
-        _ => None,
-    }
 }
 
 /// The backend a device-consuming call names in its generic arguments
