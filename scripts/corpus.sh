@@ -10,7 +10,8 @@
 # `flock $BURN_BUILD_LOCK` (Burn builds are heavy; one at a time per machine), into the
 # shared `CARGO_TARGET_DIR` (default /work/corpus-target) so Burn builds once.
 # One line per project: apply time, findings fixed/manual, manual findings `--check` still
-# lists on the port (`left`, must equal `manual`), cargo check errors, failing packages. Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
+# lists on the port (`left`, must equal `manual`), cargo check errors, failing packages; a row
+# whose arguments are `-` is ported but not checked (it cannot build here). Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
 # `cargo check` (errors then read `-`); BURN_MIGRATE names the binary (default: a release
 # build of this checkout).
 set -euo pipefail
@@ -61,12 +62,14 @@ print(sum(1 for x in f if x["fixable"]), sum(1 for x in f if not x["fixable"]))
 import json, sys
 print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
 ' "$log.after.json" 2>/dev/null || echo "?")
-    if [[ "${CORPUS_CHECK:-1}" == 0 ]]; then
+    if [[ "${CORPUS_CHECK:-1}" == 0 || "$args" == "-" ]]; then
         printf '%-10s %8.1f %6s %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" - -
         continue
     fi
     # shellcheck disable=SC2086 # the listed arguments are words
-    (cd "$dir" && flock "$lock" cargo check --keep-going $args --message-format short) \
+    # The machine's toolchain, whatever the project pins (a pin to an uninstalled toolchain
+    # would make rustup try to download it).
+    (cd "$dir" && RUSTUP_TOOLCHAIN=${CORPUS_TOOLCHAIN:-stable} flock "$lock" cargo check --keep-going $args --message-format short) \
         > "$log.check-0.22.log" 2>&1 || true
     errors=$(grep -c '^[^ ]*: error\|^error\[' "$log.check-0.22.log" || true)
     failing=$(grep -o 'could not compile `[^`]*`' "$log.check-0.22.log" \

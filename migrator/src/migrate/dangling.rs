@@ -21,6 +21,9 @@ use crate::util::syntax::prev_significant;
 pub struct Use {
     pub range: TextRange,
     pub name: String,
+    /// A backend type (`Flex`, an alias the port deletes) named in macro input rather than a
+    /// parameter: it goes with its import or alias, whatever the scope declares.
+    pub backend_type: bool,
 }
 
 /// Every path that starts with a backend parameter in scope (`B`, `B::FloatElem`,
@@ -50,6 +53,7 @@ pub fn uses(ctx: &FileCtx) -> Vec<Use> {
             out.push(Use {
                 range: name.syntax().text_range(),
                 name: text,
+                backend_type: false,
             });
         }
     }
@@ -79,10 +83,17 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
                 continue;
             }
             let scope = scope.get_or_insert_with(|| ctx.backends_in_scope(tree.syntax()));
-            if scope.iter().any(|b| b.name == token.text()) {
+            let parameter = scope.iter().any(|b| b.name == token.text());
+            // `thread_local! { static S: RefCell<State<Flex>> = .. }`: the port removes the
+            // import of `Flex` (or the alias), and nothing rewrites macro input.
+            let backend_type = !parameter
+                && !ctx.migrated
+                && ctx.index.names_backend_type(ctx.file_id, token.text());
+            if parameter || backend_type {
                 out.push(Use {
                     range: token.text_range(),
                     name: token.text().to_string(),
+                    backend_type,
                 });
             }
         }
@@ -169,16 +180,25 @@ pub fn findings(
                 }
                 _ => false,
             });
+        // A type parameter of that name in scope is what the name means there.
         if declared {
             continue;
         }
-        out.push(Change::manual(
-            used.range,
-            RuleId::DanglingBackendParam,
+        let message = if used.backend_type {
+            format!(
+                "`{}` is a Burn 0.21 backend type, which the port removes; burn-migrate does not rewrite macro input: write this without it by hand (a `Device` value picks the backend)",
+                used.name
+            )
+        } else {
             format!(
                 "`{}` was the backend type parameter, which the port removes; no rule rewrites this use of it: write it without the backend by hand",
                 used.name
-            ),
+            )
+        };
+        out.push(Change::manual(
+            used.range,
+            RuleId::DanglingBackendParam,
+            message,
         ));
     }
     out
@@ -209,6 +229,7 @@ mod tests {
         Use {
             range: range(at, at + 1),
             name: "B".to_string(),
+            backend_type: false,
         }
     }
 

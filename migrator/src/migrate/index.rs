@@ -754,6 +754,18 @@ impl Index {
         }
     }
 
+    /// Whether a bare name in file `file` names a backend type the port removes: one the file
+    /// imports from a Burn backend module (`Flex`, `NdArray`), or a backend alias of the
+    /// workspace (`type MyBackend = Autodiff<Wgpu>;`). For names in macro input, which are
+    /// tokens, not paths.
+    pub fn names_backend_type(&self, file: usize, name: &str) -> bool {
+        let imported = self
+            .files
+            .get(file)
+            .is_some_and(|f| f.backend_names.contains_key(name));
+        imported || self.aliases.contains_key(name)
+    }
+
     /// Burn's name for a path that refers into a Burn backend module, if it does.
     pub fn burn_backend_name(&self, file: usize, path: &ast::Path) -> Option<String> {
         let names = segment_names(path);

@@ -423,6 +423,7 @@ fn describe(rewrite: &DataRule) -> String {
             chain_root,
             to,
             args,
+            imports,
         } => {
             let mut text = match (method, function) {
                 (Some(m), _) => format!("calls `.{m}(..)`"),
@@ -447,6 +448,9 @@ fn describe(rewrite: &DataRule) -> String {
             }
             if let Some(args) = args {
                 let _ = write!(text, " get the arguments `({})`", args.join(", "));
+            }
+            if !imports.is_empty() {
+                let _ = write!(text, ", importing {}", code_list(imports));
             }
             text
         }

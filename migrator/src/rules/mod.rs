@@ -139,7 +139,10 @@ pub enum DataRule {
     },
     /// Calls of a method (`.name(..)`) or function (`Type::name(..)`) with `arity`
     /// arguments: renamed to `to` and/or given new arguments built from `args` templates,
-    /// where `{0}`, `{1}`, ... are the original arguments.
+    /// where `{0}`, `{1}`, ... are the original arguments. A `function` written as Burn's
+    /// path (`burn::tensor::module::interpolate`) matches only calls whose callee the file's
+    /// imports resolve to Burn's item of that name, so a project function of the same name
+    /// is left alone (the same holds for `report-call`).
     RewriteCall {
         #[serde(default)]
         method: Option<String>,
@@ -158,6 +161,10 @@ pub enum DataRule {
         to: Option<String>,
         #[serde(default)]
         args: Option<Vec<String>>,
+        /// Burn items the new arguments name by their last segment
+        /// (`burn::tensor::ops::MaxPoolOptions`): imported where the file lacks them.
+        #[serde(default)]
+        imports: Vec<String>,
     },
 }
 

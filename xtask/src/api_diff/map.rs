@@ -2,7 +2,8 @@
 //! 1. `framework/api/decisions.tsv` (hand decisions: an exact path or `prefix::*`; the longest
 //!    pattern wins);
 //! 2. the paths a rule's `[[rewrite]]` tables name (`removed-item` paths, `rename-path` from,
-//!    method rewrites by method name) and `[[feature_add]]` `when_path`s;
+//!    call rules' `function` when it is Burn's path, method rewrites by method name) and
+//!    `[[feature_add]]` `when_path`s;
 //! 3. backend generics: the 0.21 line with its backend parameter dropped (`<B: Backend>`, `B`
 //!    arguments, `B::Device` -> `Device`) equals the 0.22 line -> `backend-generic-arg`;
 //! 4. the API-change catalogue (`book/api-changes-rows.tsv`): a row whose 0.21 form names the
@@ -86,6 +87,12 @@ impl Mapper {
                     }
                     if let Some(from) = t.get("from").and_then(|v| v.as_str()) {
                         rw.paths.push(from.trim_end_matches("::*").to_string());
+                    }
+                    // A call rule for Burn's function by its path (`burn::tensor::module::..`).
+                    if let Some(f) = t.get("function").and_then(|v| v.as_str()) {
+                        if f.starts_with("burn::") {
+                            rw.paths.push(f.to_string());
+                        }
                     }
                     if let Some(m) = t.get("method").and_then(|v| v.as_str()) {
                         let roots = strings(t.get("chain_root"))

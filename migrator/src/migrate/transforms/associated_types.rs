@@ -39,7 +39,7 @@ pub fn run(ctx: &mut FileCtx) {
                 rule,
                 message,
             ));
-            ctx.needed_imports.insert(name);
+            ctx.need_import(&format!("burn::tensor::{name}"));
         }
     }
 }

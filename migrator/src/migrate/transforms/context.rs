@@ -37,8 +37,9 @@ pub struct FileCtx<'a> {
     /// True when the project already targets Burn 0.22: only regressions are reported.
     pub migrated: bool,
     pub changes: Vec<Change>,
-    /// `burn::tensor` names the edits so far brought into use (`Device`, `DeviceKind`).
-    pub needed_imports: BTreeSet<&'static str>,
+    /// Burn items the edits so far name by their last segment, as full paths
+    /// (`burn::tensor::Device`): `device_import` imports them where they are missing.
+    pub needed_imports: BTreeSet<String>,
     pub device_choices: Vec<DeviceChoice>,
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
     /// The file's syntax tree, rooted once for every transform (a root is per thread).
@@ -108,6 +109,14 @@ impl<'a> FileCtx<'a> {
 
     pub fn push(&mut self, change: Change) {
         self.changes.push(change);
+    }
+
+    /// Records that the edits name Burn's item `path` (`burn::tensor::Device`) by its last
+    /// segment, so the file (or the inline module around the edit) must import it.
+    pub fn need_import(&mut self, path: &str) {
+        if !self.needed_imports.contains(path) {
+            self.needed_imports.insert(path.to_string());
+        }
     }
 
     /// Backend parameters declared by `node` (when it is an item) or any item around it.

@@ -68,6 +68,7 @@ pub fn run(ctx: &mut FileCtx) {
                 chain_root,
                 to,
                 args,
+                imports,
             } => {
                 let call = CallPattern {
                     method: method.as_deref(),
@@ -78,7 +79,7 @@ pub fn run(ctx: &mut FileCtx) {
                     to: to.as_deref(),
                     args: args.as_deref(),
                 };
-                rewrite_calls(ctx, &nodes, rule, &call);
+                rewrite_calls(ctx, &nodes, rule, &call, imports);
             }
         }
     }
@@ -325,6 +326,7 @@ struct CallPattern<'a> {
 
 /// Calls matching a pattern: (range of the called name, argument list).
 fn matching_calls(
+    ctx: &FileCtx,
     nodes: &FileNodes,
     pattern: &CallPattern,
 ) -> Vec<(ra_ap_syntax::TextRange, ast::ArgList)> {
@@ -368,7 +370,18 @@ fn matching_calls(
                 continue;
             };
             let Some(path) = callee.path() else { continue };
-            if !path_ends_with(&path, function) {
+            let matches = match function.strip_prefix("burn::") {
+                // Burn's function, as the file's imports resolve the callee.
+                Some(burn_path) => {
+                    let name = burn_path.rsplit("::").next().unwrap_or(burn_path);
+                    path.segment()
+                        .and_then(|s| s.name_ref())
+                        .is_some_and(|n| n.text() == name)
+                        && ctx.index.burn_name(ctx.file_id, &path).as_deref() == Some(name)
+                }
+                None => path_ends_with(&path, function),
+            };
+            if !matches {
                 continue;
             }
             let Some(segment) = path.segment().and_then(|s| s.name_ref()) else {
@@ -423,7 +436,7 @@ fn report_calls(
     pattern: &CallPattern,
     message: &str,
 ) {
-    for (name_range, arg_list) in matching_calls(nodes, pattern) {
+    for (name_range, arg_list) in matching_calls(ctx, nodes, pattern) {
         let range = name_range.cover(arg_list.syntax().text_range());
         ctx.push(Change::manual(range, rule, message));
     }
@@ -476,9 +489,15 @@ fn report_impl_fns(
     }
 }
 
-fn rewrite_calls(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, pattern: &CallPattern) {
+fn rewrite_calls(
+    ctx: &mut FileCtx,
+    nodes: &FileNodes,
+    rule: RuleKey,
+    pattern: &CallPattern,
+    imports: &[String],
+) {
     let called = pattern.method.or(pattern.function).unwrap_or_default();
-    for (name_range, arg_list) in matching_calls(nodes, pattern) {
+    for (name_range, arg_list) in matching_calls(ctx, nodes, pattern) {
         if let Some(to) = pattern.to {
             ctx.push(Change::edit(
                 name_range,
@@ -488,8 +507,9 @@ fn rewrite_calls(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, pattern: &
             ));
         }
         if let Some(templates) = pattern.args {
-            let originals: Vec<String> = arg_list
-                .args()
+            let args: Vec<ast::Expr> = arg_list.args().collect();
+            let originals: Vec<String> = args
+                .iter()
                 .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
                 .collect();
             if already_in_shape(templates, &originals) {
@@ -499,18 +519,28 @@ fn rewrite_calls(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, pattern: &
                 .iter()
                 .map(|t| {
                     let mut text = t.clone();
-                    for (i, original) in originals.iter().enumerate() {
-                        text = text.replace(&format!("{{{i}}}"), original);
+                    for (i, (original, arg)) in originals.iter().zip(&args).enumerate() {
+                        let placeholder = format!("{{{i}}}");
+                        // A receiver (`{2}.with_output_size(..)`) binds tighter than most
+                        // expressions: `a + b` or a closure is parenthesized first.
+                        if needs_parens_as_receiver(arg) {
+                            text =
+                                text.replace(&format!("{placeholder}."), &format!("({original})."));
+                        }
+                        text = text.replace(&placeholder, original);
                     }
                     text
                 })
                 .collect();
             ctx.push(Change::edit(
                 arg_list.syntax().text_range(),
-                format!("({})", filled.join(", ")),
+                laid_out_like(ctx.file.slice(arg_list.syntax().text_range()), &filled),
                 rule,
                 format!("`{called}` takes different arguments in Burn 0.22"),
             ));
+            for path in imports {
+                ctx.need_import(path);
+            }
         }
     }
 }
@@ -530,4 +560,50 @@ fn already_in_shape(templates: &[String], originals: &[String]) -> bool {
                 None => false,
             }
         })
+}
+
+/// Whether `expr` must be parenthesized to take a method call (`(a + b).f()`, not `a + b.f()`).
+fn needs_parens_as_receiver(expr: &ast::Expr) -> bool {
+    !matches!(
+        expr,
+        ast::Expr::PathExpr(_)
+            | ast::Expr::CallExpr(_)
+            | ast::Expr::MethodCallExpr(_)
+            | ast::Expr::FieldExpr(_)
+            | ast::Expr::IndexExpr(_)
+            | ast::Expr::ParenExpr(_)
+            | ast::Expr::MacroExpr(_)
+            | ast::Expr::Literal(_)
+            | ast::Expr::TryExpr(_)
+            | ast::Expr::AwaitExpr(_)
+            | ast::Expr::ArrayExpr(_)
+            | ast::Expr::TupleExpr(_)
+            | ast::Expr::BlockExpr(_)
+    )
+}
+
+/// New arguments in the layout of the old argument list: on one line, or one per line with
+/// the old list's indentation and trailing comma (as rustfmt writes long calls).
+fn laid_out_like(old_list: &str, args: &[String]) -> String {
+    let Some(first_break) = old_list.find('\n') else {
+        return format!("({})", args.join(", "));
+    };
+    let indent: String = old_list[first_break + 1..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let closing = old_list.rsplit('\n').next().unwrap_or(")");
+    let trailing_comma = old_list.trim_end_matches(')').trim_end().ends_with(',');
+    let mut out = String::from("(");
+    for (i, arg) in args.iter().enumerate() {
+        out.push('\n');
+        out.push_str(&indent);
+        out.push_str(arg);
+        if i + 1 < args.len() || trailing_comma {
+            out.push(',');
+        }
+    }
+    out.push('\n');
+    out.push_str(closing);
+    out
 }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ra_ap_syntax::ast::HasModuleItem;
+use ra_ap_syntax::ast::{HasAttrs, HasModuleItem};
 use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::FileCtx;
@@ -17,22 +17,23 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let root = ctx.root();
-    // Imports do not reach into inline modules (`#[cfg(..)] mod gpu { .. }`): each name goes
-    // to the innermost module around the edits that wrote it, under that module's `cfg`.
-    let mut scopes: BTreeMap<TextSize, (SyntaxNode, BTreeSet<&'static str>)> = BTreeMap::new();
+    // Imports do not reach into inline modules (`#[cfg(feature = "gpu")] mod gpu { .. }`): each
+    // item goes to the innermost module around the edits that named it, under that module's
+    // `cfg`.
+    let mut scopes: BTreeMap<TextSize, (SyntaxNode, BTreeSet<String>)> = BTreeMap::new();
     for change in &ctx.changes {
         let Some(text) = change.replacement.as_deref() else {
             continue;
         };
-        for name in ctx.needed_imports.iter().copied() {
-            if names_unqualified(text, name) {
+        for path in &ctx.needed_imports {
+            if names_unqualified(text, last_segment(path)) {
                 let scope = scope_at(&root, change.range.start());
                 let key = scope.text_range().start();
                 scopes
                     .entry(key)
                     .or_insert_with(|| (scope, BTreeSet::new()))
                     .1
-                    .insert(name);
+                    .insert(path.clone());
             }
         }
     }
@@ -42,28 +43,62 @@ pub fn run(ctx: &mut FileCtx) {
             (root.clone(), ctx.needed_imports.clone()),
         );
     }
-    for (scope, names) in scopes.into_values() {
-        let missing: Vec<&str> = names
-            .into_iter()
-            .filter(|name| !scope_imports(&scope, name))
-            .collect();
-        if missing.is_empty() {
-            continue;
+    for (scope, paths) in scopes.into_values() {
+        // Missing items by the `cfg` the new import needs (`None`: unconditional), then by
+        // module: one `use` line per module.
+        let mut missing: BTreeMap<Option<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+        for path in &paths {
+            let condition = match scope_imports(&scope, path) {
+                Imported::Always => continue,
+                Imported::Never => None,
+                Imported::Under(conditions) => Some(negation(&conditions)),
+            };
+            let (module, name) = path.rsplit_once("::").unwrap_or(("burn", path));
+            missing
+                .entry(condition)
+                .or_default()
+                .entry(module.to_string())
+                .or_default()
+                .push(name.to_string());
         }
-        let line = match missing.as_slice() {
-            [one] => format!("use burn::tensor::{one};\n"),
-            many => format!("use burn::tensor::{{{}}};\n", many.join(", ")),
-        };
-        let (anchor, line) = match ast::ItemList::cast(scope.clone()) {
-            Some(list) => module_anchor(ctx, &list, line),
-            None => file_anchor(ctx, line),
-        };
-        ctx.push(Change::insert(
-            anchor,
-            line,
-            RuleId::DeviceImport,
-            format!("import `{}` from `burn::tensor`", missing.join("`, `")),
-        ));
+        for (condition, modules) in missing {
+            let mut lines = String::new();
+            let mut named = Vec::new();
+            for (module, names) in &modules {
+                if let Some(condition) = &condition {
+                    lines.push_str(&format!("#[cfg({condition})]\n"));
+                }
+                match names.as_slice() {
+                    [one] => lines.push_str(&format!("use {module}::{one};\n")),
+                    many => lines.push_str(&format!("use {module}::{{{}}};\n", many.join(", "))),
+                }
+                named.extend(names.iter().map(|n| format!("{module}::{n}")));
+            }
+            let (anchor, text) = match ast::ItemList::cast(scope.clone()) {
+                Some(list) => module_anchor(ctx, &list, lines),
+                None => file_anchor(ctx, lines),
+            };
+            let why = match &condition {
+                None => format!("import `{}`", named.join("`, `")),
+                Some(condition) => format!(
+                    "import `{}` where the existing import does not apply (`cfg({condition})`)",
+                    named.join("`, `")
+                ),
+            };
+            ctx.push(Change::insert(anchor, text, RuleId::DeviceImport, why));
+        }
+    }
+}
+
+fn last_segment(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path)
+}
+
+/// The `cfg` predicate under which none of `conditions` holds.
+fn negation(conditions: &[String]) -> String {
+    match conditions {
+        [one] => format!("not({one})"),
+        many => format!("not(any({}))", many.join(", ")),
     }
 }
 
@@ -98,7 +133,8 @@ fn module_anchor(ctx: &FileCtx, list: &ast::ItemList, line: String) -> (TextSize
             let indent_end = item.syntax().text_range().start();
             let indent = ctx.file.slice(TextRange::new(start, indent_end));
             let indent = if indent.trim().is_empty() { indent } else { "" };
-            (start, format!("{indent}{line}"))
+            let indented: String = line.lines().map(|l| format!("{indent}{l}\n")).collect();
+            (start, indented)
         }
         None => {
             let after_brace = list
@@ -122,34 +158,73 @@ fn scope_at(root: &SyntaxNode, offset: TextSize) -> SyntaxNode {
         .map_or_else(|| root.clone(), |list| list.syntax().clone())
 }
 
-/// Whether the `use` items of the scope itself (not of modules inside it) bring `name` in,
-/// directly, through a Burn glob, or through `use super::*` from the enclosing scope.
-fn scope_imports(scope: &SyntaxNode, name: &str) -> bool {
-    let uses = scope.children().filter_map(ast::Use::cast);
-    for item in uses {
+/// Whether the `use` items of a scope bring an item in.
+enum Imported {
+    /// Unconditionally.
+    Always,
+    /// Only under these `cfg` predicates (`#[cfg(feature = "pretrained")] use ..;`): code
+    /// outside them needs an import of its own, under the negation, so that no configuration
+    /// imports the name twice.
+    Under(Vec<String>),
+    Never,
+}
+
+/// Whether the `use` items of the scope itself (not of modules inside it) bring `path`'s
+/// item in, directly, through a glob that provides it, or through `use super::*` from the
+/// enclosing scope.
+fn scope_imports(scope: &SyntaxNode, path: &str) -> Imported {
+    let name = last_segment(path);
+    let globs = globs_providing(path);
+    let globs: Vec<&[&str]> = globs.iter().map(Vec::as_slice).collect();
+    let mut conditions = Vec::new();
+    for item in scope.children().filter_map(ast::Use::cast) {
         let Some(tree) = item.use_tree() else {
             continue;
         };
         let trees = tree.syntax().descendants().filter_map(ast::UseTree::cast);
-        if imports_name(trees, name, globs_providing(name)) {
-            return true;
-        }
+        let mut imports = imports_name(trees, name, &globs);
         let is_super_glob = tree
             .syntax()
             .descendants()
             .filter_map(ast::UseTree::cast)
             .any(|t| t.star_token().is_some() && full_use_path(&t) == ["super"]);
-        if is_super_glob {
+        if !imports && is_super_glob {
             let parent = scope
                 .ancestors()
                 .skip(1)
                 .find(|n| ast::ItemList::can_cast(n.kind()) || ast::SourceFile::can_cast(n.kind()));
-            if parent.is_some_and(|p| scope_imports(&p, name)) {
-                return true;
-            }
+            imports = parent.is_some_and(|p| matches!(scope_imports(&p, path), Imported::Always));
+        }
+        if !imports {
+            continue;
+        }
+        match cfg_predicates(&item) {
+            predicates if predicates.is_empty() => return Imported::Always,
+            predicates => conditions.push(all_of(&predicates)),
         }
     }
-    false
+    if conditions.is_empty() {
+        Imported::Never
+    } else {
+        Imported::Under(conditions)
+    }
+}
+
+/// The predicates of an item's `#[cfg(..)]` attributes (`feature = "pretrained"`).
+fn cfg_predicates(item: &ast::Use) -> Vec<String> {
+    item.attrs()
+        .filter_map(|attr| match attr.meta()? {
+            ast::Meta::CfgMeta(cfg) => Some(cfg.cfg_predicate()?.syntax().text().to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn all_of(predicates: &[String]) -> String {
+    match predicates {
+        [one] => one.clone(),
+        many => format!("all({})", many.join(", ")),
+    }
 }
 
 /// Whether `text` names `name` on its own (`Device::flex()`), not as part of a longer name or
@@ -163,11 +238,16 @@ fn names_unqualified(text: &str, name: &str) -> bool {
     })
 }
 
-/// The glob imports that bring a `burn::tensor` name into scope: the prelude has `Device` and
-/// `DeviceKind`, not `Gradients`.
-fn globs_providing(name: &str) -> &'static [&'static [&'static str]] {
-    match name {
-        "Device" | "DeviceKind" => &[&["burn", "prelude"], &["burn", "tensor"]],
-        _ => &[&["burn", "tensor"]],
+/// The glob imports that bring Burn's item `path` into scope: its own module's, and the
+/// prelude's for the `burn::tensor` items the 0.22 prelude re-exports (`Device`, not
+/// `Gradients`).
+fn globs_providing(path: &str) -> Vec<Vec<&str>> {
+    const PRELUDE: &[&str] = &["Device", "DeviceKind", "Tensor", "TensorData", "Shape"];
+    let segments: Vec<&str> = path.split("::").collect();
+    let (name, module) = segments.split_last().unwrap_or((&"", &[]));
+    let mut globs = vec![module.to_vec()];
+    if module == ["burn", "tensor"] && PRELUDE.contains(name) {
+        globs.push(vec!["burn", "prelude"]);
     }
+    globs
 }

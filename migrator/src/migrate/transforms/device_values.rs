@@ -217,9 +217,9 @@ fn feature_of(ctx: &FileCtx, expr: &str) -> Option<String> {
 }
 
 fn note_imports(ctx: &mut FileCtx, expr: &str) {
-    ctx.needed_imports.insert("Device");
+    ctx.need_import("burn::tensor::Device");
     if expr.contains("DeviceKind::") {
-        ctx.needed_imports.insert("DeviceKind");
+        ctx.need_import("burn::tensor::DeviceKind");
     }
 }
 
