@@ -300,15 +300,22 @@ fn report_removed(
             .map(str::to_string)
             .unwrap_or_else(|| format!("`{what}` was removed in Burn 0.22"))
     };
+    // Several patterns of a rule can match one site (`adaptor::OptimizerAdaptor` and
+    // `adaptor::*`): one finding per site.
+    let mut reported = std::collections::HashSet::new();
     for pattern in patterns {
         for (path, _) in nodes.paths_matching(pattern) {
-            let text = say(&path.syntax().text().to_string());
-            ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+            if reported.insert(path.syntax().text_range()) {
+                let text = say(&path.syntax().text().to_string());
+                ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+            }
         }
         for (local, full) in nodes.imported_names(pattern) {
             for (path, _) in nodes.paths_starting_with(&local) {
-                let text = say(&full.join("::"));
-                ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+                if reported.insert(path.syntax().text_range()) {
+                    let text = say(&full.join("::"));
+                    ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use ra_ap_syntax::ast::{HasAttrs, HasModuleItem};
+use ra_ap_syntax::ast::{HasAttrs, HasModuleItem, HasVisibility};
 use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::FileCtx;
@@ -106,7 +106,7 @@ fn negation(conditions: &[String]) -> String {
 /// after it (`imports` removes a line between two blank lines that way): the new import
 /// stands in its place, so the blank line stays.
 fn file_anchor(ctx: &FileCtx, line: String) -> (TextSize, String) {
-    let anchor = import_anchor(ctx);
+    let anchor = burn_group_anchor(ctx, &line).unwrap_or_else(|| import_anchor(ctx));
     let takes_blank_line = ctx.changes.iter().any(|c| {
         c.range.start() == anchor
             && c.replacement.as_deref() == Some("")
@@ -118,6 +118,50 @@ fn file_anchor(ctx: &FileCtx, line: String) -> (TextSize, String) {
         line
     };
     (anchor, line)
+}
+
+/// Where `line` (`use burn::..;`) goes among the file's own unconditional `use burn::..`
+/// items that the port keeps, in the order rustfmt keeps a group in: before the first one that
+/// sorts after it, or after the last. `None` when the file has none.
+fn burn_group_anchor(ctx: &FileCtx, line: &str) -> Option<TextSize> {
+    let file = ctx.file.tree();
+    let burn_uses: Vec<ast::Use> = file
+        .items()
+        .filter_map(|item| match item {
+            ast::Item::Use(u) => Some(u),
+            _ => None,
+        })
+        .filter(|u| u.attrs().next().is_none() && u.visibility().is_none())
+        // Imports the port keeps: one it rewrites or removes is no place to put a line next to.
+        .filter(|u| {
+            let range = crate::util::syntax::line_removal_range(u.syntax());
+            !ctx.changes
+                .iter()
+                .any(|c| c.range.intersect(range).is_some())
+        })
+        .filter(|u| {
+            u.use_tree()
+                .and_then(|t| t.path())
+                .and_then(|p| p.first_segment())
+                .is_some_and(|s| s.syntax().text() == "burn")
+        })
+        .collect();
+    let new_path = line.trim_start_matches("use ").trim_end();
+    let after = burn_uses.iter().find(|u| {
+        let path = u.syntax().text().to_string();
+        path.trim_start_matches("use ") > new_path
+    });
+    match after {
+        Some(u) => Some(crate::util::syntax::line_removal_range(u.syntax()).start()),
+        None => {
+            let last = burn_uses.last()?;
+            let end = last.syntax().text_range().end();
+            // After the line's end, so the new import starts a line of its own.
+            let rest = &ctx.file.text[usize::from(end)..];
+            let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+            Some(end + TextSize::from(line_end as u32))
+        }
+    }
 }
 
 /// Before the first `use` of an inline module (or its first item), indented like it.

@@ -1,7 +1,7 @@
 //! Scales a vector on the CPU, or with `--features gpu` on the default WebGPU adapter.
 
-use burn::tensor::{Device, DeviceKind};
 use burn::tensor::Tensor;
+use burn::tensor::{Device, DeviceKind};
 
 #[cfg(not(feature = "gpu"))]
 fn run() {
