@@ -256,3 +256,58 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
         "the lockfile is summarised, not printed:\n{stderr}"
     );
 }
+
+/// `--check` stops after the first pass when no use of a removed backend parameter may dangle
+/// (`Passes::AsFindingsNeed`): it must find exactly what the full port finds, on every fixture
+/// and every rule example.
+#[test]
+fn check_finds_what_the_full_port_finds() {
+    use burn_migrate::migrate::{rewrite_sources, run_as, Output, Passes};
+    use burn_migrate::migrate::source::SourceFile;
+    use burn_migrate::rules::RuleSet;
+
+    fn findings(files: &[burn_migrate::migrate::FileOutcome]) -> Vec<String> {
+        files
+            .iter()
+            .flat_map(|f| {
+                f.changes.iter().map(move |c| {
+                    format!(
+                        "{} {:?} {} {} {:?}",
+                        f.display, c.range, c.rule, c.message, c.replacement
+                    )
+                })
+            })
+            .collect()
+    }
+    let rules = RuleSet::embedded().unwrap();
+    for project in projects() {
+        let name = project.file_name().unwrap().to_string_lossy().to_string();
+        let scratch = tempfile::tempdir().unwrap();
+        let work = scratch.path().join(&name);
+        copy_project(&project.join("before"), &work);
+        let check = run_as(&work, &rules, Output::Findings).unwrap();
+        let port = run_as(&work, &rules, Output::Port).unwrap();
+        assert_eq!(findings(&check.files), findings(&port.files), "{name}");
+    }
+    for rule in rules.iter() {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let file = SourceFile::from_text(
+                "example.rs".into(),
+                "example.rs".to_string(),
+                example.before.clone(),
+                0,
+                ra_ap_syntax::Edition::Edition2021,
+            );
+            let files = std::slice::from_ref(&file);
+            let check = rewrite_sources(files, &rules, false, Passes::AsFindingsNeed).unwrap();
+            let port = rewrite_sources(files, &rules, false, Passes::ToFixedPoint).unwrap();
+            assert_eq!(
+                findings(&check),
+                findings(&port),
+                "{}::{}",
+                rule.id,
+                example.name(i)
+            );
+        }
+    }
+}

@@ -24,6 +24,41 @@ pub struct Use {
     /// A backend type (`Flex`, an alias the port deletes) named in macro input rather than a
     /// parameter: it goes with its import or alias, whatever the scope declares.
     pub backend_type: bool,
+    /// The type parameters of that name declared around the use, in the original text.
+    pub declarations: Vec<TextRange>,
+}
+
+/// The type parameters named `name` that the items around `node` declare.
+fn declarations_around(node: &ra_ap_syntax::SyntaxNode, name: &str) -> Vec<TextRange> {
+    node.ancestors()
+        .filter_map(ast::AnyHasGenericParams::cast)
+        .filter_map(|owner| owner.generic_param_list())
+        .flat_map(|list| list.generic_params())
+        .filter_map(|p| match p {
+            ast::GenericParam::TypeParam(t) if t.name().is_some_and(|n| n.text() == name) => {
+                Some(t.syntax().text_range())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether, after the first pass alone, a use may outlive its parameter: it is neither
+/// rewritten nor reported by that pass, and every declaration of its parameter went (or it is
+/// a backend type in macro input). When no use of any file may, later passes cannot make one
+/// dangle without removing a parameter the first pass kept, and `--check` (whose findings
+/// are the first pass's) needs no further pass. `edits`: what the first pass replaced.
+pub fn may_dangle(uses: &[Use], recorded: &[Change], edits: &[(TextRange, usize)]) -> bool {
+    let covered = |range: TextRange| {
+        recorded
+            .iter()
+            .map(|c| c.range)
+            .chain(edits.iter().map(|(r, _)| *r))
+            .any(|r| !r.is_empty() && r.contains_range(range))
+    };
+    uses.iter().any(|u| {
+        !covered(u.range) && (u.backend_type || u.declarations.iter().all(|d| covered(*d)))
+    })
 }
 
 /// Every path that starts with a backend parameter in scope (`B`, `B::FloatElem`,
@@ -52,6 +87,7 @@ pub fn uses(ctx: &FileCtx) -> Vec<Use> {
         if scope.iter().any(|b| b.name == text) {
             out.push(Use {
                 range: name.syntax().text_range(),
+                declarations: declarations_around(path.syntax(), &text),
                 name: text,
                 backend_type: false,
             });
@@ -94,6 +130,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
                     range: token.text_range(),
                     name: token.text().to_string(),
                     backend_type,
+                    declarations: declarations_around(tree.syntax(), token.text()),
                 });
             }
         }
@@ -230,6 +267,7 @@ mod tests {
             range: range(at, at + 1),
             name: "B".to_string(),
             backend_type: false,
+            declarations: vec![range(5, 15)],
         }
     }
 

@@ -87,8 +87,12 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
     if !report.uses_burn {
         return Ok(report);
     }
+    let passes = match output {
+        Output::Findings => Passes::AsFindingsNeed,
+        Output::Port => Passes::ToFixedPoint,
+    };
     report.files = time("rewrite", || {
-        rewrite_sources(&workspace.files, rules, report.already_migrated)
+        rewrite_sources(&workspace.files, rules, report.already_migrated, passes)
     })?;
     leave_unparsable(&workspace.files, &mut report.files);
     report.manifests = time("manifests", || {
@@ -142,7 +146,7 @@ fn keep_findings_visible(
             )
         })
         .collect();
-    let rechecked = rewrite_sources(&ported, rules, true)?;
+    let rechecked = rewrite_sources(&ported, rules, true, Passes::AsFindingsNeed)?;
     for i in candidates {
         let outcome = &mut report.files[i];
         let (old_lines, new_lines) = (
@@ -266,8 +270,22 @@ fn old_burn_dependency_findings(report: &mut Report, workspace: &Workspace) {
     }
 }
 
+/// How far `rewrite_sources` goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Passes {
+    /// To the fixed point, with the rewritten files validated: the port's text.
+    ToFixedPoint,
+    /// As far as the findings need. They are the first pass's (later passes only finish the
+    /// text), except the dangling uses of removed backend parameters, which are decided on the
+    /// final text: when the first pass leaves no use that may dangle (`dangling::may_dangle`),
+    /// it is the only pass and its output is not parsed again. `migrated` then holds the
+    /// first pass's text, unvalidated.
+    AsFindingsNeed,
+}
+
 /// Runs the rules over a set of source files (one workspace) to a fixed point and validates
-/// the result. `migrated`: the files already target Burn 0.22, so only regressions count.
+/// the result, or as far as `passes` says. `migrated`: the files already target Burn 0.22, so
+/// only regressions count.
 ///
 /// Each pass builds the workspace index once and shares it read-only while files are
 /// rewritten in parallel (rayon); a file's rewrite reads only its own text and the index.
@@ -275,6 +293,7 @@ pub fn rewrite_sources(
     files: &[SourceFile],
     rules: &RuleSet,
     migrated: bool,
+    passes: Passes,
 ) -> Result<Vec<FileOutcome>, Error> {
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
@@ -312,6 +331,21 @@ pub fn rewrite_sources(
                 })
                 .collect::<Result<_, Error>>()
         })?;
+        if pass == 0 && passes == Passes::AsFindingsNeed {
+            let may_dangle = (outcomes.par_iter().zip(&rewritten))
+                .any(|(o, r)| dangling::may_dangle(&r.backend_uses, &o.changes, &r.edits));
+            if !may_dangle {
+                for (outcome, next) in outcomes.iter_mut().zip(rewritten) {
+                    if let (None, Some(text)) = (&outcome.error, next.text) {
+                        outcome.migrated = text;
+                    }
+                }
+                return Ok(outcomes);
+            }
+        }
+        let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: parse"), || {
+            rewritten.into_par_iter().map(Rewritten::parsed).collect()
+        });
         let mut any_edit = false;
         let changed = rewritten.iter().filter(|r| r.file.is_some()).count();
         timing::note(|| format!("pass {pass}: {changed} of {} files changed", files.len()));
@@ -390,8 +424,13 @@ fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
 /// What one pass made of one file.
 #[derive(Default)]
 struct Rewritten {
-    /// The rewritten file, if the pass changed it.
+    /// The rewritten text, if the pass changed the file.
+    text: Option<String>,
+    /// The rewritten file, parsed (`parsed`).
     file: Option<SourceFile>,
+    /// What the rewritten file keeps of the file the pass read: path, display name, package,
+    /// edition.
+    read: Option<(PathBuf, String, usize, ra_ap_syntax::Edition)>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
     /// In the first pass: the uses of backend parameters (for the `dangling` check).
@@ -462,16 +501,30 @@ fn rewrite_file(
     }
     let applied = edit::applied_ranges(&file.text, &edits);
     Ok(Rewritten {
-        file: Some(SourceFile::from_text(
+        text: Some(text),
+        file: None,
+        read: Some((
             file.path.clone(),
             file.display.clone(),
-            text,
             file.package,
             file.edition,
         )),
         edits: applied,
         backend_uses: unchanged.backend_uses,
     })
+}
+
+impl Rewritten {
+    /// With the rewritten text parsed, for the next pass (the costly part of a pass that
+    /// changed a file, left out when `--check` needs no next pass).
+    fn parsed(mut self) -> Self {
+        if let (Some(text), Some((path, display, package, edition))) =
+            (self.text.take(), self.read.take())
+        {
+            self.file = Some(SourceFile::from_text(path, display, text, package, edition));
+        }
+        self
+    }
 }
 
 /// The edits and findings of the files' doc tests (`doc_tests`), one list per file, in the
@@ -769,7 +822,7 @@ pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
         0,
         ra_ap_syntax::Edition::Edition2021,
     );
-    let mut outcomes = rewrite_sources(&[file], rules, false)?;
+    let mut outcomes = rewrite_sources(&[file], rules, false, Passes::ToFixedPoint)?;
     outcomes
         .pop()
         .ok_or_else(|| Error::Internal("no outcome for the example".to_string()))
