@@ -262,8 +262,8 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
 /// and every rule example.
 #[test]
 fn check_finds_what_the_full_port_finds() {
-    use burn_migrate::migrate::{rewrite_sources, run_as, Output, Passes};
     use burn_migrate::migrate::source::SourceFile;
+    use burn_migrate::migrate::{rewrite_sources, run_as, Output, Passes};
     use burn_migrate::rules::RuleSet;
 
     fn findings(files: &[burn_migrate::migrate::FileOutcome]) -> Vec<String> {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use burn_migrate::migrate::source::SourceFile;
-use burn_migrate::migrate::{migrate_text, rewrite_sources};
+use burn_migrate::migrate::{migrate_text, rewrite_sources, Passes};
 use burn_migrate::rules::{RuleId, RuleKey, RuleSet};
 
 fn port(text: &str) -> (String, Vec<RuleKey>) {
@@ -36,7 +36,7 @@ fn port_files(files: &[(&str, &str)]) -> Vec<String> {
             )
         })
         .collect();
-    rewrite_sources(&sources, &rules, false)
+    rewrite_sources(&sources, &rules, false, Passes::ToFixedPoint)
         .unwrap()
         .into_iter()
         .map(|o| o.migrated)
@@ -353,4 +353,30 @@ fn backend_bounds_reached_through_use_super_glob_are_burns() {
         out[1],
         "use burn::tensor::Device;\nuse super::*;\n\nfn ones(device: &Device) -> Tensor<1> {\n    Tensor::ones([2], device)\n}\n"
     );
+}
+
+/// A call rule written for Burn's `AurocMetric::new` (`function = "burn::train::metric::..`)
+/// matches calls whose qualifier is Burn's `AurocMetric`, not another Burn type's `new`.
+#[test]
+fn a_burn_path_associated_function_matches_only_its_own_type() {
+    let text = "use burn::module::ParamId;\nuse burn::train::metric::AurocMetric;\n\npub fn fresh() -> ParamId {\n    ParamId::new()\n}\n\npub fn metric() -> AurocMetric {\n    burn::train::metric::AurocMetric::new()\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let outcome = migrate_text(text, &rules).unwrap();
+    let lines: Vec<usize> = outcome
+        .changes
+        .iter()
+        .filter(|c| c.rule == RuleId::AurocMetric)
+        .map(|c| text[..usize::from(c.range.start())].matches('\n').count() + 1)
+        .collect();
+    assert_eq!(lines, vec![9], "{:#?}", outcome.changes);
+}
+
+/// A removed item named through an import of its module (`quantization::QuantLevel`) is
+/// reported like one imported by name.
+#[test]
+fn a_removed_item_through_an_imported_module_is_reported() {
+    let (_, manual) = port(
+        "use burn::tensor::quantization;\n\npub fn tensor_level() -> quantization::QuantLevel {\n    quantization::QuantLevel::Tensor\n}\n",
+    );
+    assert_eq!(manual, vec![RuleId::QuantLevel, RuleId::QuantLevel]);
 }

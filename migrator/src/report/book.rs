@@ -388,6 +388,7 @@ fn describe(rewrite: &DataRule) -> String {
             function,
             arity,
             chain_root,
+            in_files_naming,
             ..
         } => {
             let name = method
@@ -402,11 +403,24 @@ fn describe(rewrite: &DataRule) -> String {
             } else {
                 format!(" in a chain that starts with {}", code_list(chain_root))
             };
+            let files = if in_files_naming.is_empty() {
+                String::new()
+            } else {
+                format!(" in files that name {}", code_list(in_files_naming))
+            };
             format!(
-                "calls of `{}`{arity}{chain} are reported",
+                "calls of `{}`{arity}{chain} are reported{files}",
                 name.unwrap_or_default()
             )
         }
+        DataRule::ReportField {
+            type_path, fields, ..
+        } => format!(
+            "reads of the field(s) {} (and their initializers in `{}` literals) are reported in \
+             files that name `{type_path}`",
+            code_list(fields),
+            type_path.rsplit("::").next().unwrap_or(type_path)
+        ),
         DataRule::ReportImplFn {
             trait_name,
             functions,

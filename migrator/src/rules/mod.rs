@@ -127,6 +127,12 @@ pub enum DataRule {
         /// Only in method chains that start with a call of one of these functions.
         #[serde(default)]
         chain_root: Vec<String>,
+        /// Only in files that name one of these Burn items (`burn::store::ModuleSnapshot`):
+        /// imported (by name, renamed, or by a glob of its module) or written as a path. For
+        /// trait methods, whose calls need the trait in scope, and for method names other
+        /// types share.
+        #[serde(default)]
+        in_files_naming: Vec<String>,
         message: String,
     },
     /// Trait methods whose signature changed: implementations of `trait` that define one of
@@ -135,6 +141,15 @@ pub enum DataRule {
         #[serde(rename = "trait")]
         trait_name: String,
         functions: Vec<String>,
+        message: String,
+    },
+    /// Fields whose type changed: reads `expr.field` and struct literals `Type { field: .. }`
+    /// of `fields`, in files that name Burn's `type_path` (imported, or written as a path that
+    /// the file's imports resolve to Burn's type). A field of that name on another type in
+    /// such a file is reported too; files that do not name the type are left alone.
+    ReportField {
+        type_path: String,
+        fields: Vec<String>,
         message: String,
     },
     /// Calls of a method (`.name(..)`) or function (`Type::name(..)`) with `arity`

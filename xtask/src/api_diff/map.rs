@@ -2,7 +2,8 @@
 //! 1. `framework/api/decisions.tsv` (hand decisions: an exact path or `prefix::*`; the longest
 //!    pattern wins);
 //! 2. the paths a rule's `[[rewrite]]` tables name (`removed-item` paths, `rename-path` from,
-//!    call rules' `function` when it is Burn's path, method rewrites by method name) and
+//!    call rules' `function` when it is Burn's path, method rewrites by method name (of the
+//!    types of their `chain_root` or `in_files_naming`, when given), `report-field` fields) and
 //!    `[[feature_add]]` `when_path`s;
 //! 3. backend generics: the 0.21 line with its backend parameter dropped (`<B: Backend>`, `B`
 //!    arguments, `B::Device` -> `Device`) equals the 0.22 line -> `backend-generic-arg`;
@@ -95,11 +96,24 @@ impl Mapper {
                         }
                     }
                     if let Some(m) = t.get("method").and_then(|v| v.as_str()) {
+                        // The types a method is narrowed to: a chain's root type, and the
+                        // items a file must name for the call to be reported.
                         let roots = strings(t.get("chain_root"))
                             .into_iter()
                             .map(|r| r.split("::").next().unwrap_or("").to_string())
+                            .chain(
+                                strings(t.get("in_files_naming"))
+                                    .into_iter()
+                                    .map(|p| p.rsplit("::").next().unwrap_or("").to_string()),
+                            )
                             .collect();
                         rw.methods.push((m.to_string(), roots));
+                    }
+                    // A report-field table: `Type::field` for each field.
+                    if let Some(ty) = t.get("type_path").and_then(|v| v.as_str()) {
+                        for field in strings(t.get("fields")) {
+                            rw.paths.push(format!("{ty}::{field}"));
+                        }
                     }
                 }
             }

@@ -1,5 +1,5 @@
 //! Rewrites declared entirely in rule files (`[[rewrite]]` tables): renamed paths, removed
-//! items, and calls whose name or arguments changed. Imports are the `imports` transform's
+//! items, calls whose name or arguments changed, and fields whose type changed. Imports are the `imports` transform's
 //! business (it consults the same tables), so list edits stay in one place.
 
 use std::collections::HashMap;
@@ -42,8 +42,17 @@ pub fn run(ctx: &mut FileCtx) {
                 function,
                 arity,
                 chain_root,
+                in_files_naming,
                 message,
             } => {
+                // A file that names none of the items the calls belong to is left alone.
+                if !in_files_naming.is_empty()
+                    && !in_files_naming
+                        .iter()
+                        .any(|item| nodes.names_burn_item(ctx, item))
+                {
+                    continue;
+                }
                 let call = CallPattern {
                     method: method.as_deref(),
                     function: function.as_deref(),
@@ -60,6 +69,11 @@ pub fn run(ctx: &mut FileCtx) {
                 functions,
                 message,
             } => report_impl_fns(ctx, &nodes, rule, trait_name, functions, message),
+            DataRule::ReportField {
+                type_path,
+                fields,
+                message,
+            } => report_fields(ctx, &nodes, rule, type_path, fields, message),
             DataRule::RewriteCall {
                 method,
                 function,
@@ -96,12 +110,17 @@ struct FileNodes {
     /// Leaf imports (not lists, not globs) with their full path.
     use_leaves: Vec<(ast::UseTree, Vec<String>)>,
     leaves_by_first: HashMap<String, Vec<usize>>,
+    /// The modules the file imports with globs (`use burn::store::*` -> `burn::store`).
+    glob_modules: Vec<Vec<String>>,
     /// Method calls and function calls.
     calls: Vec<SyntaxNode>,
     /// Positions in `calls` by the name called: the method's, or the callee path's last
     /// segment.
     calls_by_name: HashMap<String, Vec<usize>>,
     impls: Vec<ast::Impl>,
+    /// Field reads (`expr.field`) and struct literals.
+    field_exprs: Vec<ast::FieldExpr>,
+    record_exprs: Vec<ast::RecordExpr>,
 }
 
 impl FileNodes {
@@ -111,9 +130,12 @@ impl FileNodes {
             paths_by_first: HashMap::new(),
             use_leaves: Vec::new(),
             leaves_by_first: HashMap::new(),
+            glob_modules: Vec::new(),
             calls: Vec::new(),
             calls_by_name: HashMap::new(),
             impls: Vec::new(),
+            field_exprs: Vec::new(),
+            record_exprs: Vec::new(),
         };
         // Preorder: the nodes inside a `use` item come right after it, up to its end.
         let mut use_end: Option<TextSize> = None;
@@ -137,7 +159,9 @@ impl FileNodes {
                     nodes.code_paths.push((path, names));
                 }
             } else if let Some(tree) = ast::UseTree::cast(node.clone()) {
-                if tree.use_tree_list().is_none() && tree.star_token().is_none() {
+                if tree.star_token().is_some() {
+                    nodes.glob_modules.push(full_use_path(&tree));
+                } else if tree.use_tree_list().is_none() {
                     let full = full_use_path(&tree);
                     push_by(
                         &mut nodes.leaves_by_first,
@@ -153,6 +177,10 @@ impl FileNodes {
                     nodes.calls.len(),
                 );
                 nodes.calls.push(node);
+            } else if let Some(field) = ast::FieldExpr::cast(node.clone()) {
+                nodes.field_exprs.push(field);
+            } else if let Some(record) = ast::RecordExpr::cast(node.clone()) {
+                nodes.record_exprs.push(record);
             } else if let Some(implementation) = ast::Impl::cast(node) {
                 nodes.impls.push(implementation);
             }
@@ -215,6 +243,29 @@ impl FileNodes {
             }
         }
         out
+    }
+
+    /// Whether the file names Burn's item `item` (`burn::tensor::ops::ConvOptions`): imports
+    /// it (by name, renamed, or with a glob of its module), or writes a path, or a qualifier
+    /// of one, that the file's imports resolve to Burn's item of that name.
+    fn names_burn_item(&self, ctx: &FileCtx, item: &str) -> bool {
+        let (module, name) = item.rsplit_once("::").unwrap_or(("", item));
+        if !self.imported_names(item).is_empty()
+            || self
+                .glob_modules
+                .iter()
+                .any(|g| g.iter().map(String::as_str).eq(module.split("::")))
+        {
+            return true;
+        }
+        self.code_paths.iter().any(|(path, _)| {
+            std::iter::successors(Some(path.clone()), ast::Path::qualifier).any(|p| {
+                p.segment()
+                    .and_then(|s| s.name_ref())
+                    .is_some_and(|n| n.text() == name)
+                    && ctx.index.burn_name(ctx.file_id, &p).as_deref() == Some(name)
+            })
+        })
     }
 
     /// The calls of `method` (a method name) or `function` (a path's last segments), in file
@@ -318,6 +369,21 @@ fn report_removed(
                 }
             }
         }
+        // A member through an import of what it belongs to: `DataError::CastError` after
+        // `use burn::tensor::DataError;`, `quantization::QuantLevel` after `use ..::quantization;`.
+        let Some((parent, member)) = pattern.rsplit_once("::").filter(|(_, m)| *m != "*") else {
+            continue;
+        };
+        for (local, full) in nodes.imported_names(parent) {
+            for (path, names) in nodes.paths_starting_with(&local) {
+                if names.get(1).is_some_and(|n| n == member)
+                    && reported.insert(path.syntax().text_range())
+                {
+                    let text = say(&format!("{}::{member}", full.join("::")));
+                    ctx.push(Change::manual(path.syntax().text_range(), rule, text));
+                }
+            }
+        }
     }
 }
 
@@ -378,13 +444,24 @@ fn matching_calls(
             };
             let Some(path) = callee.path() else { continue };
             let matches = match function.strip_prefix("burn::") {
-                // Burn's function, as the file's imports resolve the callee.
+                // Burn's function, as the file's imports resolve the callee; for an associated
+                // function (`burn::tensor::TensorData::quantized`), the callee's qualifier must
+                // resolve to Burn's type (another Burn type's `new` is not this one).
                 Some(burn_path) => {
-                    let name = burn_path.rsplit("::").next().unwrap_or(burn_path);
+                    let mut segments = burn_path.rsplit("::");
+                    let name = segments.next().unwrap_or(burn_path);
+                    let owner = segments
+                        .next()
+                        .filter(|s| s.starts_with(char::is_uppercase));
                     path.segment()
                         .and_then(|s| s.name_ref())
                         .is_some_and(|n| n.text() == name)
                         && ctx.index.burn_name(ctx.file_id, &path).as_deref() == Some(name)
+                        && owner.is_none_or(|owner| {
+                            path.qualifier().is_some_and(|q| {
+                                ctx.index.burn_name(ctx.file_id, &q).as_deref() == Some(owner)
+                            })
+                        })
                 }
                 None => path_ends_with(&path, function),
             };
@@ -493,6 +570,45 @@ fn report_impl_fns(
                 ));
             }
         }
+    }
+}
+
+/// Reports reads of `fields` (`expr.padding`) and their initializers in struct literals of
+/// Burn's type, in files that name Burn's `type_path`.
+fn report_fields(
+    ctx: &mut FileCtx,
+    nodes: &FileNodes,
+    rule: RuleKey,
+    type_path: &str,
+    fields: &[String],
+    message: &str,
+) {
+    if !nodes.names_burn_item(ctx, type_path) {
+        return;
+    }
+    let type_name = type_path.rsplit("::").next().unwrap_or(type_path);
+    let listed = |name: &ast::NameRef| fields.iter().any(|f| *f == name.text());
+    let mut sites = Vec::new();
+    for field in &nodes.field_exprs {
+        if let Some(name) = field.name_ref().filter(listed) {
+            sites.push(name.syntax().text_range());
+        }
+    }
+    for record in &nodes.record_exprs {
+        let of_type = record
+            .path()
+            .is_some_and(|p| ctx.index.burn_name(ctx.file_id, &p).as_deref() == Some(type_name));
+        let Some(list) = record.record_expr_field_list().filter(|_| of_type) else {
+            continue;
+        };
+        for field in list.fields() {
+            if let Some(name) = field.field_name().filter(listed) {
+                sites.push(name.syntax().text_range());
+            }
+        }
+    }
+    for range in sites {
+        ctx.push(Change::manual(range, rule, message));
     }
 }
 

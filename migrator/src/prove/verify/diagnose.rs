@@ -117,6 +117,9 @@ impl Names {
                     }
                 }
                 DataRule::ReportImplFn { functions, .. } => functions.iter().for_each(|f| add(f)),
+                // Field names (`padding`, `grads`) are too common to point an error at one rule;
+                // the compiler's message names the type, whose own rules cover it.
+                DataRule::ReportField { .. } => {}
             }
         }
         for backend in rules.backends() {
