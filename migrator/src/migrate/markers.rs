@@ -19,6 +19,14 @@ pub struct Marker {
     pub message: String,
     /// The text of the line below the comment (what the marker is about).
     pub next_line: String,
+    /// How many findings it stands for: several of one rule on one line share a marker
+    /// (`todo(rule) [2 sites] ..`).
+    pub count: usize,
+}
+
+/// The count prefix of a marker that stands for several findings.
+fn count_prefix(count: usize) -> String {
+    format!("[{count} sites] ")
 }
 
 /// The comment text of a marker (without the comment leader).
@@ -48,6 +56,12 @@ pub fn find(text: &str, leader: &str, rules: &RuleSet) -> Vec<Marker> {
         let Some(rule) = rules.get(id.trim()) else {
             continue;
         };
+        let message = message.trim();
+        let (count, message) = message
+            .strip_prefix('[')
+            .and_then(|m| m.split_once(" sites] "))
+            .and_then(|(n, rest)| Some((n.parse::<usize>().ok()?, rest)))
+            .unwrap_or((1, message));
         let end = start + line.trim_end_matches(['\n', '\r']).len();
         out.push(Marker {
             range: TextRange::new(
@@ -55,11 +69,23 @@ pub fn find(text: &str, leader: &str, rules: &RuleSet) -> Vec<Marker> {
                 TextSize::from(end as u32),
             ),
             rule: rule.key,
-            message: message.trim().to_string(),
+            message: message.to_string(),
             next_line: lines.peek().map_or(String::new(), |l| l.trim().to_string()),
+            count,
         });
     }
     out
+}
+
+/// A marker's text (`text`) standing for `count` findings.
+fn with_count(text: &str, count: usize) -> String {
+    if count < 2 {
+        return text.to_string();
+    }
+    match text.split_once(") ") {
+        Some((head, rest)) => format!("{head}) {}{rest}", count_prefix(count)),
+        None => text.to_string(),
+    }
 }
 
 /// `text` with a marker comment above each of `lines` (0-based line, comment text), indented
@@ -89,8 +115,19 @@ pub fn insert_above(
                 )
             })
     };
+    // Findings of one rule with one message on one line share a marker that counts them.
     markers.sort();
-    markers.dedup();
+    let mut counted: Vec<(usize, String)> = Vec::with_capacity(markers.len());
+    let mut run = 0usize;
+    for (i, marker) in markers.iter().enumerate() {
+        run += 1;
+        if markers.get(i + 1) != Some(marker) {
+            let (line, text) = marker.clone();
+            counted.push((line, with_count(&text, run)));
+            run = 0;
+        }
+    }
+    let markers = counted;
     let mut out = String::with_capacity(text.len() + markers.len() * 80);
     let mut unplaced = Vec::new();
     let mut next = markers.into_iter().peekable();
@@ -149,14 +186,33 @@ mod tests {
     }
 
     #[test]
+    fn findings_of_one_rule_on_one_line_share_a_marker_that_counts_them() {
+        let rules = RuleSet::embedded().unwrap();
+        let rule: RuleKey = crate::rules::RuleId::TensorPrimitive.into();
+        let marker = text(rule, "work on the tensor");
+        let code = "use a::{B, C};\nfn f() {}\n";
+        let edition = ra_ap_syntax::Edition::Edition2021;
+        let (out, _) = insert_above(code, vec![(0, marker.clone()), (0, marker)], edition);
+        assert!(
+            out.starts_with("// burn-migrate: todo(tensor-primitive) [2 sites] work"),
+            "{out}"
+        );
+        let found = find(&out, "//", &rules);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].count, 2);
+        assert_eq!(
+            found[0].message,
+            "work on the tensor; delete this comment when done"
+        );
+        let (again, _) = insert_above(&out, vec![(1, text(rule, "work on the tensor"))], edition);
+        assert!(again.matches("todo(").count() >= 1);
+    }
+
+    #[test]
     fn markers_go_above_their_line_indented_never_twice_nor_into_strings() {
         let code = "fn f() {\n    let s = \"a\nb\";\n    g();\n}\n";
         let edition = ra_ap_syntax::Edition::Edition2021;
-        let (out, unplaced) = insert_above(
-            code,
-            vec![(2, "m1".into()), (2, "m1".into()), (3, "m2".into())],
-            edition,
-        );
+        let (out, unplaced) = insert_above(code, vec![(2, "m1".into()), (3, "m2".into())], edition);
         assert_eq!(
             out,
             "fn f() {\n    let s = \"a\nb\";\n    // m2\n    g();\n}\n"

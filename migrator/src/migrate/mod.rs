@@ -164,7 +164,10 @@ fn keep_findings_visible(
         seen.extend(
             markers::find(&outcome.migrated, "//", rules)
                 .into_iter()
-                .map(|m| (m.rule, line_of(&new_lines, m.range.start().into()))),
+                .flat_map(|m| {
+                    let line = line_of(&new_lines, m.range.start().into());
+                    std::iter::repeat_n((m.rule, line), m.count)
+                }),
         );
         let lines = line_map(&outcome.original, &outcome.migrated);
         let mut missing = Vec::new();
@@ -224,8 +227,10 @@ fn line_map(old: &str, new: &str) -> Vec<usize> {
 fn marker_findings(report: &mut Report, rules: &RuleSet) {
     for file in &mut report.files {
         for marker in markers::find(&file.original, "//", rules) {
-            file.changes
-                .push(Change::manual(marker.range, marker.rule, marker.message));
+            for _ in 0..marker.count {
+                file.changes
+                    .push(Change::manual(marker.range, marker.rule, &marker.message));
+            }
         }
     }
     for manifest in &mut report.manifests {
@@ -237,12 +242,14 @@ fn marker_findings(report: &mut Report, rules: &RuleSet) {
                 .next()
                 .unwrap_or_default()
                 .to_string();
-            manifest.changes.push(ManifestChange {
-                rule: marker.rule,
-                fixable: false,
-                key,
-                message: marker.message,
-            });
+            for _ in 0..marker.count {
+                manifest.changes.push(ManifestChange {
+                    rule: marker.rule,
+                    fixable: false,
+                    key: key.clone(),
+                    message: marker.message.clone(),
+                });
+            }
         }
     }
 }
