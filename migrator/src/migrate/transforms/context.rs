@@ -41,6 +41,9 @@ pub struct FileCtx<'a> {
     /// (`burn::tensor::Device`): `device_import` imports them where they are missing.
     pub needed_imports: BTreeSet<String>,
     pub device_choices: Vec<DeviceChoice>,
+    /// Code a person ports as a whole (a backend extension trait and its impls): the port
+    /// makes no edit inside, whichever rule proposes it; findings there stay.
+    pub hands_off: Vec<TextRange>,
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
     /// The file's syntax tree, rooted once for every transform (a root is per thread).
     root: SyntaxNode,
@@ -69,6 +72,7 @@ impl<'a> FileCtx<'a> {
             changes: Vec::new(),
             needed_imports: BTreeSet::new(),
             device_choices: Vec::new(),
+            hands_off: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
             nodes: root.descendants().filter(|n| is_listed(n.kind())).collect(),
             root,

@@ -5,6 +5,8 @@
 //! `TransformId`, and a transform runs for, and emits the ids of, the rules that name it
 //! (`RuleId` variants, generated from the rule files as well). `ORDER` is the order they run in.
 
+use ra_ap_syntax::TextRange;
+
 use crate::error::Error;
 use crate::rules::{RuleId, RuleKey, RuleSet, TransformId};
 
@@ -147,6 +149,17 @@ const _: () = assert!(
     "device-import must run last"
 );
 
+/// Whether an edit of `edit` changes text inside `region` (an insertion at its edge does not).
+fn lands_inside(region: TextRange, edit: TextRange) -> bool {
+    if edit.is_empty() {
+        region.start() < edit.start() && edit.start() < region.end()
+    } else {
+        region
+            .intersect(edit)
+            .is_some_and(|overlap| !overlap.is_empty())
+    }
+}
+
 const fn each_step_once(order: &[Step]) -> bool {
     const fn slot(step: Step) -> usize {
         match step {
@@ -216,6 +229,12 @@ pub fn run_all(ctx: &mut FileCtx) -> Result<(), Error> {
             )));
         }
     }
+    // What a person ports as a whole keeps its text: no edit inside, findings stay.
+    let hands_off = std::mem::take(&mut ctx.hands_off);
+    ctx.changes.retain(|c| {
+        c.replacement.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range))
+    });
+    ctx.hands_off = hands_off;
     Ok(())
 }
 
