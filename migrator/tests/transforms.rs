@@ -381,3 +381,22 @@ fn a_removed_item_through_an_imported_module_is_reported() {
     );
     assert_eq!(manual, vec![RuleId::QuantLevel, RuleId::QuantLevel]);
 }
+
+/// A project that depends on a Burn crate directly (`burn-store`) names the facade's items
+/// through it: `burn_store::TensorSnapshot` is `burn::store::TensorSnapshot`, and calls in a
+/// file that imports `burn_store::ModuleSnapshot` are its calls.
+#[test]
+fn items_named_through_a_burn_crate_are_burns() {
+    let text = "use burn_store::{ModuleSnapshot, TensorSnapshot};\n\npub fn names(snapshots: &[TensorSnapshot]) -> Vec<String> {\n    snapshots.iter().map(|s| s.full_path()).collect()\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    let adapter: RuleKey = RuleId::ModuleAdapter.into();
+    let snapshots: RuleKey = RuleId::StoreSnapshots.into();
+    assert!(manual.contains(&adapter), "{manual:?}");
+    assert!(manual.contains(&snapshots), "{manual:?}");
+    // The same text with a project's own `TensorSnapshot` names nothing of Burn's.
+    let own = "pub struct TensorSnapshot;\n\nimpl TensorSnapshot {\n    pub fn full_path(&self) -> String {\n        String::new()\n    }\n}\n\npub fn names(snapshots: &[TensorSnapshot]) -> Vec<String> {\n    snapshots.iter().map(|s| s.full_path()).collect()\n}\n";
+    let (out, manual) = port(own);
+    assert_eq!(out, own);
+    assert!(manual.is_empty(), "{manual:?}");
+}

@@ -8,7 +8,7 @@ use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
-use super::use_items::{full_use_path, path_matches};
+use super::use_items::{full_use_path, path_matches, with_crate_paths};
 use crate::edit::Change;
 use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
 use crate::util::syntax::{callee_name, segment_names};
@@ -249,15 +249,19 @@ impl FileNodes {
     /// it (by name, renamed, or with a glob of its module), or writes a path, or a qualifier
     /// of one, that the file's imports resolve to Burn's item of that name.
     fn names_burn_item(&self, ctx: &FileCtx, item: &str) -> bool {
-        let (module, name) = item.rsplit_once("::").unwrap_or(("", item));
-        if !self.imported_names(item).is_empty()
-            || self
-                .glob_modules
-                .iter()
-                .any(|g| g.iter().map(String::as_str).eq(module.split("::")))
-        {
-            return true;
+        // Through the `burn` facade or the Burn crate behind it (`burn_store::ModuleSnapshot`).
+        for item in with_crate_paths(item) {
+            let (module, _) = item.rsplit_once("::").unwrap_or(("", &item));
+            if !self.imported_names(&item).is_empty()
+                || self
+                    .glob_modules
+                    .iter()
+                    .any(|g| g.iter().map(String::as_str).eq(module.split("::")))
+            {
+                return true;
+            }
         }
+        let name = item.rsplit("::").next().unwrap_or(item);
         self.code_paths.iter().any(|(path, _)| {
             std::iter::successors(Some(path.clone()), ast::Path::qualifier).any(|p| {
                 p.segment()
@@ -354,7 +358,8 @@ fn report_removed(
     // Several patterns of a rule can match one site (`adaptor::OptimizerAdaptor` and
     // `adaptor::*`): one finding per site.
     let mut reported = std::collections::HashSet::new();
-    for pattern in patterns {
+    let patterns: Vec<String> = patterns.iter().flat_map(|p| with_crate_paths(p)).collect();
+    for pattern in &patterns {
         for (path, _) in nodes.paths_matching(pattern) {
             if reported.insert(path.syntax().text_range()) {
                 let text = say(&path.syntax().text().to_string());

@@ -14,7 +14,7 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
-use super::use_items::{import_anchor, imports_name, path_matches};
+use super::use_items::{import_anchor, imports_name, path_matches, with_crate_paths};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
 use crate::rules::{RuleId, RuleKey};
@@ -272,7 +272,10 @@ fn data_rule_import(
                 return Some(true);
             }
             DataRule::RemovedItem { paths, message }
-                if tables == Tables::All && paths.iter().any(|p| path_matches(full, p)) =>
+                if tables == Tables::All
+                    && (paths.iter())
+                        .flat_map(|p| with_crate_paths(p))
+                        .any(|p| path_matches(full, &p)) =>
             {
                 let text = message
                     .clone()

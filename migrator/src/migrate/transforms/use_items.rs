@@ -18,6 +18,35 @@ pub fn path_matches(full: &[String], pattern: &str) -> bool {
     }
 }
 
+/// The `burn` facade's modules and the Burn crates they re-export: a project that depends on
+/// `burn-store` or `burn-tensor` directly names the same items through the crate
+/// (`burn_store::TensorSnapshot` is `burn::store::TensorSnapshot`).
+const FACADE_CRATES: &[(&str, &str)] = &[
+    ("burn::store", "burn_store"),
+    ("burn::tensor", "burn_tensor"),
+    ("burn::nn", "burn_nn"),
+    ("burn::optim", "burn_optim"),
+    ("burn::lr_scheduler", "burn_optim::lr_scheduler"),
+    ("burn::train", "burn_train"),
+    ("burn::data::dataset", "burn_dataset"),
+    ("burn::module", "burn_core::module"),
+    ("burn::record", "burn_core::record"),
+];
+
+/// `pattern` (`burn::store::TensorSnapshot`) and the same item named through the Burn crate
+/// the facade re-exports it from (`burn_store::TensorSnapshot`).
+pub fn with_crate_paths(pattern: &str) -> Vec<String> {
+    let mut out = vec![pattern.to_string()];
+    for (facade, krate) in FACADE_CRATES {
+        if let Some(rest) = pattern.strip_prefix(facade) {
+            if rest.starts_with("::") {
+                out.push(format!("{krate}{rest}"));
+            }
+        }
+    }
+    out
+}
+
 /// Whether one of `trees` (a file's or an item's use trees) imports `name` by a leaf import,
 /// or by a glob of one of `globs`.
 pub fn imports_name(
