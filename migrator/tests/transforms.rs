@@ -400,3 +400,13 @@ fn items_named_through_a_burn_crate_are_burns() {
     assert_eq!(out, own);
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+/// `<M as AutodiffModule<B>>::from_inner(inner)` has no 0.22 counterpart with that name: the
+/// call is reported (the bound-style rewrite to `Module` alone would name a missing function).
+#[test]
+fn from_inner_through_autodiff_module_is_reported() {
+    let text = "use burn::module::AutodiffModule;\nuse burn::nn::Linear;\nuse burn::tensor::backend::AutodiffBackend;\n\npub fn lift<B: AutodiffBackend>(inner: Linear<B::InnerBackend>) -> Linear<B> {\n    <Linear<B> as AutodiffModule<B>>::from_inner(inner)\n}\n";
+    let (_, manual) = port(text);
+    let rule: RuleKey = RuleId::AutodiffModule.into();
+    assert_eq!(manual, vec![rule]);
+}

@@ -34,6 +34,23 @@ pub fn run(ctx: &mut FileCtx) {
                 RuleId::AutodiffModule,
                 "`AutodiffModule` is gone in Burn 0.22: bound by `Module`",
             ));
+        } else if last == "from_inner" && path.syntax().text().contains_char('<') && {
+            let text = path.syntax().text().to_string();
+            text.contains("AutodiffModule")
+        } {
+            // `<M as AutodiffModule<B>>::from_inner(inner)` lifted an inner-backend module into
+            // the autodiff backend; 0.22 modules have no backend, and `train()` turns gradient
+            // tracking back on: whether that is what the code meant is a person's call.
+            let call = path
+                .syntax()
+                .ancestors()
+                .find_map(ast::CallExpr::cast)
+                .map_or(path.syntax().text_range(), |c| c.syntax().text_range());
+            ctx.push(Change::manual(
+                call,
+                RuleId::AutodiffModule,
+                "`AutodiffModule::from_inner` is gone in Burn 0.22: the module is usable as it is (`inner.train()` turns gradient tracking back on)",
+            ));
         } else if last == "InnerModule" {
             let Some(base) = path.qualifier().as_ref().and_then(path_as_ident) else {
                 continue;
