@@ -1,6 +1,7 @@
 //! Rewrites declared entirely in rule files (`[[rewrite]]` tables): renamed paths, removed
-//! items, calls whose name or arguments changed, and fields whose type changed. Imports are the `imports` transform's
-//! business (it consults the same tables), so list edits stay in one place.
+//! items, calls whose name or arguments changed, and fields whose type changed. Imports are the
+//! `imports` transform's business (it consults the same tables), so list edits stay in one
+//! place.
 
 use std::collections::HashMap;
 
