@@ -4,8 +4,9 @@
 use std::collections::BTreeSet;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
-use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, termcolor::WriteColor};
+use codespan_reporting::files::{Files, SimpleFile, SimpleFiles};
+use codespan_reporting::term::termcolor::{Buffer, WriteColor};
+use codespan_reporting::term::{self};
 use ra_ap_syntax::TextRange;
 
 use crate::edit::Change;
@@ -116,50 +117,58 @@ pub fn diagnostics(
     rules: &RuleSet,
     writer: &mut dyn WriteColor,
 ) -> std::io::Result<()> {
-    let mut files = SimpleFiles::new();
+    use rayon::prelude::*;
     let config = term::Config::default();
-    for file in &report.files {
-        if file.changes.is_empty() && file.error.is_none() {
-            continue;
-        }
-        let id = files.add(file.display.clone(), file.original.clone());
-        for change in &file.changes {
-            let diagnostic = finding(
-                id,
-                change.range,
-                change.rule.as_str(),
-                &change.message,
-                is_applied(change, rules),
-                rules,
-            );
-            emit_one(writer, &config, &files, &diagnostic)?;
-        }
-        if let Some(error) = &file.error {
-            let diagnostic = Diagnostic::error()
-                .with_message(format!("{}: {error}", file.display))
-                .with_code("internal");
-            emit_one(writer, &config, &files, &diagnostic)?;
-        }
+    let color = writer.supports_color();
+    // Each file's diagnostics are rendered on their own (in parallel: a large workspace has
+    // tens of thousands), then written in file order.
+    let rendered: Vec<Buffer> = report
+        .files
+        .par_iter()
+        .filter(|file| !file.changes.is_empty() || file.error.is_some())
+        .map(|file| {
+            let source = SimpleFile::new(file.display.as_str(), file.original.as_str());
+            let mut out = buffer(color);
+            for change in &file.changes {
+                let diagnostic = finding(
+                    change.range,
+                    change.rule.as_str(),
+                    &change.message,
+                    is_applied(change, rules),
+                    rules,
+                );
+                emit_one(&mut out, &config, &source, &diagnostic)?;
+            }
+            if let Some(error) = &file.error {
+                let diagnostic = Diagnostic::error()
+                    .with_message(format!("{}: {error}", file.display))
+                    .with_code("internal");
+                emit_one(&mut out, &config, &source, &diagnostic)?;
+            }
+            Ok(out)
+        })
+        .collect::<std::io::Result<_>>()?;
+    for out in rendered {
+        writer.write_all(out.as_slice())?;
     }
     for manifest in &report.manifests {
-        let id = files.add(manifest.display.clone(), manifest.original.clone());
+        let source = SimpleFile::new(manifest.display.as_str(), manifest.original.as_str());
         for change in &manifest.changes {
             let range = key_range(&manifest.original, &change.key);
             let diagnostic = finding(
-                id,
                 range,
                 change.rule.as_str(),
                 &change.message,
                 change.fixable,
                 rules,
             );
-            emit_one(writer, &config, &files, &diagnostic)?;
+            emit_one(writer, &config, &source, &diagnostic)?;
         }
         if let Some(error) = &manifest.error {
             let diagnostic = Diagnostic::error()
                 .with_message(format!("{}: {error}", manifest.display))
                 .with_code("manifest");
-            emit_one(writer, &config, &files, &diagnostic)?;
+            emit_one(writer, &config, &source, &diagnostic)?;
         }
     }
     for note in &report.notes {
@@ -168,23 +177,31 @@ pub fn diagnostics(
     Ok(())
 }
 
-fn emit_one(
+/// A buffer that keeps colors when the terminal takes them.
+fn buffer(color: bool) -> Buffer {
+    if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    }
+}
+
+fn emit_one<'f, F: Files<'f>>(
     writer: &mut dyn WriteColor,
     config: &term::Config,
-    files: &SimpleFiles<String, String>,
-    diagnostic: &Diagnostic<usize>,
+    files: &'f F,
+    diagnostic: &Diagnostic<F::FileId>,
 ) -> std::io::Result<()> {
     term::emit(writer, config, files, diagnostic).map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 fn finding(
-    file: usize,
     range: TextRange,
     rule: &str,
     message: &str,
     fixable: bool,
     rules: &RuleSet,
-) -> Diagnostic<usize> {
+) -> Diagnostic<()> {
     let hint = rules.get(rule).map(|r| r.hint.clone()).unwrap_or_default();
     let severity = if fixable {
         Severity::Warning
@@ -200,7 +217,7 @@ fn finding(
         .with_code(rule)
         .with_message(message)
         .with_labels(vec![Label::primary(
-            file,
+            (),
             usize::from(range.start())..usize::from(range.end()),
         )])
         .with_notes(vec![hint, fix])

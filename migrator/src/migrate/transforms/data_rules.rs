@@ -122,6 +122,8 @@ struct FileNodes {
     /// Field reads (`expr.field`) and struct literals.
     field_exprs: Vec<ast::FieldExpr>,
     record_exprs: Vec<ast::RecordExpr>,
+    /// `burn_names_in_paths`, once asked.
+    burn_names_in_paths: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 impl FileNodes {
@@ -137,6 +139,7 @@ impl FileNodes {
             impls: Vec::new(),
             field_exprs: Vec::new(),
             record_exprs: Vec::new(),
+            burn_names_in_paths: std::cell::OnceCell::new(),
         };
         // Preorder: the nodes inside a `use` item come right after it, up to its end.
         let mut use_end: Option<TextSize> = None;
@@ -263,13 +266,22 @@ impl FileNodes {
             }
         }
         let name = item.rsplit("::").next().unwrap_or(item);
-        self.code_paths.iter().any(|(path, _)| {
-            std::iter::successors(Some(path.clone()), ast::Path::qualifier).any(|p| {
-                p.segment()
-                    .and_then(|s| s.name_ref())
-                    .is_some_and(|n| n.text() == name)
-                    && ctx.index.burn_name(ctx.file_id, &p).as_deref() == Some(name)
-            })
+        self.burn_names_in_paths(ctx).contains(name)
+    }
+
+    /// The names of Burn's items that the file's code paths, or their qualifiers, resolve to
+    /// (computed once: several rules ask).
+    fn burn_names_in_paths(&self, ctx: &FileCtx) -> &std::collections::HashSet<String> {
+        self.burn_names_in_paths.get_or_init(|| {
+            let mut names = std::collections::HashSet::new();
+            for (path, _) in &self.code_paths {
+                for p in std::iter::successors(Some(path.clone()), ast::Path::qualifier) {
+                    if let Some(name) = ctx.index.burn_name(ctx.file_id, &p) {
+                        names.insert(name);
+                    }
+                }
+            }
+            names
         })
     }
 

@@ -14,7 +14,7 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
-use super::use_items::{import_anchor, imports_name, path_matches, with_crate_paths};
+use super::use_items::{import_anchor, imports_name, path_matches, path_matches_via_crates};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
 use crate::rules::{RuleId, RuleKey};
@@ -273,9 +273,7 @@ fn data_rule_import(
             }
             DataRule::RemovedItem { paths, message }
                 if tables == Tables::All
-                    && (paths.iter())
-                        .flat_map(|p| with_crate_paths(p))
-                        .any(|p| path_matches(full, &p)) =>
+                    && paths.iter().any(|p| path_matches_via_crates(full, p)) =>
             {
                 let text = message
                     .clone()

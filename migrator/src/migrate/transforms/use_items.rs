@@ -33,6 +33,20 @@ const FACADE_CRATES: &[(&str, &str)] = &[
     ("burn::record", "burn_core::record"),
 ];
 
+/// Whether `full` matches `pattern` (a facade path) written out or through the Burn crate the
+/// facade re-exports it from; without allocating for the common paths (`burn::..`, not Burn).
+pub fn path_matches_via_crates(full: &[String], pattern: &str) -> bool {
+    if path_matches(full, pattern) {
+        return true;
+    }
+    let through_a_crate = full.first().is_some_and(|f| f.starts_with("burn_"));
+    through_a_crate
+        && with_crate_paths(pattern)
+            .iter()
+            .skip(1)
+            .any(|p| path_matches(full, p))
+}
+
 /// `pattern` (`burn::store::TensorSnapshot`) and the same item named through the Burn crate
 /// the facade re-exports it from (`burn_store::TensorSnapshot`).
 pub fn with_crate_paths(pattern: &str) -> Vec<String> {
