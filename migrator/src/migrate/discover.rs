@@ -61,7 +61,7 @@ pub fn requirement_is_migrated(req: &str) -> bool {
 }
 
 fn is_burn_crate(name: &str) -> bool {
-    name == "burn" || name.starts_with("burn-") || name.starts_with("burn_")
+    crate::rules::framework::is_burn_package(&name.replace('_', "-"))
 }
 
 /// Finds the manifest for `path`: the file itself, `path/Cargo.toml`, or the nearest one above.

@@ -804,9 +804,10 @@ pub fn is_backend_module_path(names: &[String], crates: &[String]) -> bool {
     }
 }
 
-/// Whether a path's first name is one of Burn's crates (`burn`, `burn_tensor`, ...).
+/// Whether a path's first name is one of Burn's crates (`burn`, `burn_tensor`, ...), not a
+/// project crate whose name starts the same (`burn_lm_inference`).
 fn is_burn_crate(name: &str) -> bool {
-    name == "burn" || name.starts_with("burn_")
+    crate::rules::framework::is_burn_crate_name(name)
 }
 
 /// The trait paths of a bound list (`Backend + Clone` -> [`Backend`, `Clone`]).

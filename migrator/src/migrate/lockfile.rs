@@ -206,7 +206,7 @@ pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdat
         // Crates Burn 0.22 adds or stops using are its business; a crate the project already
         // had that changed version is the user's (it may break their build).
         let moved = matches!((was, now), (Some(a), Some(b)) if a != b);
-        let is_burn = name.as_str() == "burn" || name.starts_with("burn-");
+        let is_burn = crate::rules::framework::is_burn_package(name);
         if !(moved || is_burn && was != now) {
             continue;
         }

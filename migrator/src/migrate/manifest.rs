@@ -167,7 +167,10 @@ fn migrate_dependency_table(
             .map(str::to_string)
             .unwrap_or_else(|| key.clone());
         let is_burn = package == "burn";
-        if !(is_burn || package.starts_with("burn-")) {
+        // Burn's crates from the registry: a path dependency is the project's own crate or a
+        // checkout it builds, whatever its name says (`burn-lm-inference`).
+        let from_path = item.as_table_like().is_some_and(|t| t.contains_key("path"));
+        if !crate::rules::framework::is_burn_package(&package) || from_path {
             continue;
         }
         let target = if is_burn {
@@ -827,6 +830,22 @@ mod tests {
             out.text,
             "[dependencies]\nburn = { workspace = true, default-features = false, features = [\"optim\"] }\n"
         );
+    }
+
+    #[test]
+    fn a_project_crate_named_like_burns_keeps_its_version() {
+        // burn-lm's workspace: `burn-lm-inference` is a path crate of the project, and
+        // `burn-extra` a third-party registry crate; neither is Burn's.
+        let text = "[dependencies]\nburn = \"0.21.0\"\nburn-lm-inference = { path = \"../burn-lm-inference\", version = \"0.0.1\" }\nburn-extra = \"0.3\"\n";
+        let out = run(text).text;
+        assert!(out.contains("burn = \"0.22.0\""), "{out}");
+        assert!(
+            out.contains(
+                "burn-lm-inference = { path = \"../burn-lm-inference\", version = \"0.0.1\" }"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("burn-extra = \"0.3\""), "{out}");
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub struct OldBurnDependency {
 }
 
 fn is_burn_crate(name: &str) -> bool {
-    name == "burn" || name.starts_with("burn-")
+    crate::rules::framework::is_burn_package(name)
 }
 
 /// Every third-party crate in the workspace's graph that depends on Burn before 0.22.
