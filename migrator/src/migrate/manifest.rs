@@ -170,7 +170,9 @@ fn migrate_dependency_table(
         // Burn's crates from the registry: a path dependency is the project's own crate or a
         // checkout it builds, whatever its name says (`burn-lm-inference`).
         let from_path = item.as_table_like().is_some_and(|t| t.contains_key("path"));
-        if !crate::rules::framework::is_burn_package(&package) || from_path {
+        // A Burn crate 0.22 does not have (`burn-candle`, `burn-tensor-testgen`) keeps its
+        // version: other rules fold or report it.
+        if !crate::rules::framework::is_burn_0_22_package(&package) || from_path {
             continue;
         }
         let target = if is_burn {
@@ -207,7 +209,9 @@ fn migrate_dependency_table(
                     let maps = maps_of(features.maps, &package);
                     map_feature_array(array, "", &maps, &key, changes);
                 }
-                if is_burn {
+                // Features the code needs go on the members that use it, not on the
+                // workspace-wide dependency every member inherits.
+                if is_burn && scope == Scope::Package {
                     add_features(dep, features, &key, changes);
                 }
             }
@@ -829,6 +833,24 @@ mod tests {
         assert_eq!(
             out.text,
             "[dependencies]\nburn = { workspace = true, default-features = false, features = [\"optim\"] }\n"
+        );
+    }
+
+    #[test]
+    fn features_the_code_needs_go_on_members_not_on_the_workspace_dependency() {
+        // The code uses `burn::optim` (see `run`); the member that inherits `burn` gets the
+        // feature, the workspace-wide dependency every member inherits does not.
+        let text = "[workspace.dependencies]\nburn = { version = \"0.21.0\", default-features = false }\n\n[dependencies]\nburn = { workspace = true, default-features = false }\n";
+        let out = run(text).text;
+        assert!(
+            out.contains("[workspace.dependencies]\nburn = { version = \"0.22.0\", default-features = false }\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "burn = { workspace = true, default-features = false, features = [\"optim\"] }"
+            ),
+            "{out}"
         );
     }
 

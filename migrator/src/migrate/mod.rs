@@ -677,20 +677,9 @@ fn rewrite_manifests(
     let maps: Vec<_> = rules.feature_maps().cloned().collect();
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
     let backend_crates = rules.backend_table().crate_features();
-    // What the ported code names decides which features it needs. Every manifest asks the
-    // same few questions of all the code: each is answered once.
-    let answers: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
-    let code_uses = |path: &str| {
-        *(answers.borrow_mut())
-            .entry(path.to_string())
-            .or_insert_with(|| sources.par_iter().any(|f| names_path(&f.migrated, path)))
-    };
-    let features = manifest::FeatureRules {
-        maps: &maps,
-        adds: &adds,
-        backend_crates: &backend_crates,
-        code_uses: &code_uses,
-    };
+    // What a package's ported code names decides which features its manifest needs (one
+    // member's `linalg` is no other member's business). Each question is answered once.
+    let answers: RefCell<HashMap<(Option<usize>, String), bool>> = RefCell::new(HashMap::new());
     let mut paths: Vec<PathBuf> = workspace
         .packages
         .iter()
@@ -709,6 +698,23 @@ fn rewrite_manifests(
                 .to_string_lossy()
                 .replace('\\', "/");
             let original = std::fs::read_to_string(&path).unwrap_or_default();
+            // The root manifest of a workspace with no package of its own owns no code.
+            let package = workspace.packages.iter().position(|p| p.manifest == path);
+            let code_uses = |needle: &str| {
+                *(answers.borrow_mut())
+                    .entry((package, needle.to_string()))
+                    .or_insert_with(|| {
+                        (sources.par_iter().zip(&workspace.files))
+                            .filter(|(_, file)| Some(file.package) == package)
+                            .any(|(ported, _)| names_path(&ported.migrated, needle))
+                    })
+            };
+            let features = manifest::FeatureRules {
+                maps: &maps,
+                adds: &adds,
+                backend_crates: &backend_crates,
+                code_uses: &code_uses,
+            };
             match manifest::migrate(&original, &features) {
                 Ok(result) => ManifestOutcome {
                     path,
