@@ -51,6 +51,8 @@ pub enum Error {
     Output(#[source] std::io::Error),
     #[error("`cargo update -p burn` failed in {dir}:\n{stderr}")]
     LockUpdate { dir: PathBuf, stderr: String },
+    #[error("the ported workspace in {dir} does not resolve: a dependency of the project needs versions Burn 0.22's graph excludes; raise it to a release that works with Burn 0.22. cargo says:\n{stderr}")]
+    Unresolvable { dir: PathBuf, stderr: String },
     #[error("`Device::{device}` is not probed: Burn's `{feature}` feature builds CubeCL's LLVM bundle, downloaded at build time; verify with `--device flex` here, or on a machine where that download works")]
     DeviceNeedsDownload { device: String, feature: String },
     #[error("`Device::{device}` cannot be probed on this machine (burn-migrate probes {probed})")]

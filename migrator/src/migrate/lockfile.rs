@@ -130,13 +130,28 @@ fn first_error_line(output: &Output) -> String {
 pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdate>, Error> {
     let lock_path = root.join("Cargo.lock");
     let Ok(before) = std::fs::read_to_string(&lock_path) else {
+        // No lockfile to keep: cargo resolves afresh at the first build. Whether it can is
+        // checked now, so that a conflict is reported with the port, not at that build; the
+        // lockfile the check writes goes again (the project had none).
+        let output = cargo(root, &["generate-lockfile", "--quiet"])?;
+        let _ = std::fs::remove_file(&lock_path);
+        if !output.status.success() {
+            return Err(Error::Unresolvable {
+                dir: root.to_path_buf(),
+                stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+            });
+        }
         return Ok(None);
     };
     let output = cargo(root, &["update", "--quiet", "-p", "burn"])?;
     if !output.status.success() {
-        return Err(Error::LockUpdate {
-            dir: root.to_path_buf(),
-            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        let dir = root.to_path_buf();
+        // A version conflict is the manifests' (no later `cargo update` resolves it).
+        return Err(if stderr.contains("failed to select a version") {
+            Error::Unresolvable { dir, stderr }
+        } else {
+            Error::LockUpdate { dir, stderr }
         });
     }
     let read = || {

@@ -161,6 +161,7 @@ fn update_lockfile(report: &Report, err: &mut dyn WriteColor) -> std::io::Result
     match migrate::lockfile::update(&report.root, &report.direct_dependencies) {
         Ok(Some(update)) => write!(err, "{}", emit::lockfile_summary(&update))?,
         Ok(None) => {}
+        Err(error @ crate::error::Error::Unresolvable { .. }) => writeln!(err, "warning: {error}")?,
         Err(error) => writeln!(
             err,
             "warning: Cargo.lock not updated ({error}); run `cargo update -p burn` before building"
