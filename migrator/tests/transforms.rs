@@ -410,3 +410,18 @@ fn from_inner_through_autodiff_module_is_reported() {
     let rule: RuleKey = RuleId::AutodiffModule.into();
     assert_eq!(manual, vec![rule]);
 }
+
+/// An alias means what its own file defines: a test module's `type B = NdArray<f32>;` is not
+/// another file's `type B = Wgpu;` (mere's esp crate: its tests got `Device::wgpu`).
+#[test]
+fn a_files_own_alias_wins_over_another_files_alias_of_that_name() {
+    let gpu = "use burn::backend::Wgpu;\nuse burn::tensor::Tensor;\n\ntype B = Wgpu;\n\npub fn ones() -> Tensor<B, 1> {\n    Tensor::ones([2], &Default::default())\n}\n";
+    let cpu = "use burn::backend::NdArray;\nuse burn::tensor::Tensor;\n\ntype B = NdArray<f32>;\n\npub fn zeros() -> Tensor<B, 1> {\n    let device = Default::default();\n    Tensor::zeros([2], &device)\n}\n";
+    let out = port_files(&[("gpu.rs", gpu), ("cpu.rs", cpu)]);
+    assert!(out[0].contains("Device::wgpu("), "{}", out[0]);
+    assert!(
+        out[1].contains("let device = Device::flex();"),
+        "{}",
+        out[1]
+    );
+}

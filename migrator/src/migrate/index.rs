@@ -106,7 +106,11 @@ pub struct Index {
     /// the workspace, only by blanket impls over a backend parameter, and named only in
     /// bounds, impls and `use` items. They go with their impls (rule `backend-marker-trait`).
     pub marker_traits: HashSet<String>,
+    /// The workspace's backend aliases by name (the first definition of a name wins).
     pub aliases: HashMap<String, BackendSpec>,
+    /// Per file, the backend aliases it defines itself: a file's own `type B = NdArray;` is
+    /// what `B` means there, whatever another file's `type B = Wgpu;` says.
+    file_aliases: Vec<HashMap<String, BackendSpec>>,
     /// Aliases defined once per `#[cfg(..)]` branch with different backends (`type Train =
     /// Autodiff<Wgpu>;` under `feature = "gpu"`, `Autodiff<NdArray>` otherwise): name -> each
     /// branch's `cfg` attribute and backend, in file order.
@@ -414,15 +418,19 @@ impl Index {
             // parameters do not change which backend they name.
             .filter_map(|(i, a)| Some((i, a.name()?.text().to_string(), a.ty()?)))
             .collect();
+        self.file_aliases = vec![HashMap::new(); items.owners.len()];
         // Aliases of aliases resolve over several rounds.
         loop {
             let mut changed = false;
             for (file, name, ty) in &aliases {
-                if self.aliases.contains_key(name) {
+                if self.file_aliases[*file].contains_key(name) {
                     continue;
                 }
                 if let Some(spec) = self.resolve_backend_type(*file, ty) {
-                    self.aliases.insert(name.clone(), spec);
+                    self.aliases
+                        .entry(name.clone())
+                        .or_insert_with(|| spec.clone());
+                    self.file_aliases[*file].insert(name.clone(), spec);
                     changed = true;
                 }
             }
@@ -733,7 +741,7 @@ impl Index {
                     checkpointing: false,
                 })
             }
-            None if path.qualifier().is_none() => self.aliases.get(&local).cloned(),
+            None if path.qualifier().is_none() => self.alias(file, &local).cloned(),
             // `backend::B`, `crate::backends::Cpu`: an alias of the workspace reached through
             // its modules (often one `#[cfg(..)] mod` per backend). Aliases are known by name
             // workspace-wide, as unqualified ones are; a qualifier that is a type
@@ -763,7 +771,14 @@ impl Index {
             .files
             .get(file)
             .is_some_and(|f| f.backend_names.contains_key(name));
-        imported || self.aliases.contains_key(name)
+        imported || self.alias(file, name).is_some()
+    }
+
+    /// The backend alias `name` means in file `file`: the file's own, else the workspace's.
+    pub fn alias(&self, file: usize, name: &str) -> Option<&BackendSpec> {
+        (self.file_aliases.get(file))
+            .and_then(|own| own.get(name))
+            .or_else(|| self.aliases.get(name))
     }
 
     /// Burn's name for a path that refers into a Burn backend module, if it does.
