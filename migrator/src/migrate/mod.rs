@@ -678,7 +678,8 @@ fn rewrite_manifests(
     let adds: Vec<_> = rules.feature_adds().cloned().collect();
     let backend_crates = rules.backend_table().crate_features();
     // What a package's ported code names decides which features its manifest needs (one
-    // member's `linalg` is no other member's business). Each question is answered once.
+    // member's `linalg` is no other member's business); a workspace root's, what the whole
+    // workspace's code names. Each question is answered once per scope.
     let answers: RefCell<HashMap<(Option<usize>, String), bool>> = RefCell::new(HashMap::new());
     let mut paths: Vec<PathBuf> = workspace
         .packages
@@ -698,14 +699,23 @@ fn rewrite_manifests(
                 .to_string_lossy()
                 .replace('\\', "/");
             let original = std::fs::read_to_string(&path).unwrap_or_default();
-            // The root manifest of a workspace with no package of its own owns no code.
-            let package = workspace.packages.iter().position(|p| p.manifest == path);
+            // A package's manifest answers for its own code; one with `[workspace]` also
+            // declares what every member inherits (a backend crate a member still names
+            // stays there), so it answers for all of it.
+            let declares_workspace = original
+                .parse::<toml_edit::DocumentMut>()
+                .is_ok_and(|doc| doc.contains_key("workspace"));
+            let package = workspace
+                .packages
+                .iter()
+                .position(|p| p.manifest == path)
+                .filter(|_| !declares_workspace);
             let code_uses = |needle: &str| {
                 *(answers.borrow_mut())
                     .entry((package, needle.to_string()))
                     .or_insert_with(|| {
                         (sources.par_iter().zip(&workspace.files))
-                            .filter(|(_, file)| Some(file.package) == package)
+                            .filter(|(_, file)| package.is_none_or(|p| file.package == p))
                             .any(|(ported, _)| names_path(&ported.migrated, needle))
                     })
             };
