@@ -425,3 +425,13 @@ fn a_files_own_alias_wins_over_another_files_alias_of_that_name() {
         out[1]
     );
 }
+
+/// A generic parameter `B` is not another file's alias `B` (mere's esp: a loader generic over
+/// the backend got `Device::wgpu` from a test module's `type B = Wgpu<..>` elsewhere).
+#[test]
+fn a_generic_parameter_is_not_another_files_alias_of_that_name() {
+    let gpu = "use burn::backend::Wgpu;\n\npub type B = Wgpu;\n";
+    let generic = "use burn::tensor::backend::Backend;\nuse burn::tensor::Tensor;\n\npub fn zeros<B: Backend>() -> Tensor<B, 1> {\n    let device = B::Device::default();\n    Tensor::zeros([2], &device)\n}\n";
+    let out = port_files(&[("gpu.rs", gpu), ("generic.rs", generic)]);
+    assert!(!out[1].contains("wgpu"), "{}", out[1]);
+}

@@ -774,11 +774,17 @@ impl Index {
         imported || self.alias(file, name).is_some()
     }
 
-    /// The backend alias `name` means in file `file`: the file's own, else the workspace's.
+    /// The backend alias `name` means in file `file`: the file's own, else another file's
+    /// that this one imports (by name, or with a glob of a project module). A bare name the
+    /// file neither defines nor imports is no alias there (a generic parameter `B` is not some
+    /// other file's `type B = Wgpu;`).
     pub fn alias(&self, file: usize, name: &str) -> Option<&BackendSpec> {
-        (self.file_aliases.get(file))
-            .and_then(|own| own.get(name))
-            .or_else(|| self.aliases.get(name))
+        if let Some(own) = self.file_aliases.get(file).and_then(|own| own.get(name)) {
+            return Some(own);
+        }
+        let names = self.files.get(file)?;
+        let imported = names.other_imports.contains(name) || names.other_glob;
+        imported.then(|| self.aliases.get(name)).flatten()
     }
 
     /// Burn's name for a path that refers into a Burn backend module, if it does.
