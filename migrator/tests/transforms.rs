@@ -435,3 +435,14 @@ fn a_generic_parameter_is_not_another_files_alias_of_that_name() {
     let out = port_files(&[("gpu.rs", gpu), ("generic.rs", generic)]);
     assert!(!out[1].contains("wgpu"), "{}", out[1]);
 }
+
+/// Backend functions called through a concrete backend (`<crate::Infer as Backend>::sync`)
+/// are ported or reported as through a backend parameter (burn-lm's inference client).
+#[test]
+fn backend_functions_through_a_concrete_backend_are_ported_or_reported() {
+    let text = "use burn::backend::NdArray;\nuse burn::tensor::backend::Backend;\n\npub type Infer = NdArray;\n\npub fn cleanup(device: &<Infer as Backend>::Device) {\n    <Infer as Backend>::memory_cleanup(device);\n    <Infer as Backend>::sync(device).unwrap();\n}\n";
+    let (out, manual) = port(text);
+    assert!(out.contains("device.sync().unwrap();"), "{out}");
+    let rule: RuleKey = RuleId::BackendAssociatedItem.into();
+    assert_eq!(manual, vec![rule], "{out}");
+}

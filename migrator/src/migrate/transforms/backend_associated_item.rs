@@ -18,9 +18,6 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(qualifier) = path.qualifier() else {
             continue;
         };
-        let Some(base) = path_as_ident(&qualifier) else {
-            continue;
-        };
         let Some(segment) = path.segment() else {
             continue;
         };
@@ -28,8 +25,29 @@ pub fn run(ctx: &mut FileCtx) {
         if HANDLED.contains(&item.as_str()) {
             continue;
         }
+        // `B::FloatElem`, and through a concrete backend: `<crate::InferenceBackend as
+        // Backend>::memory_cleanup(..)`, `NdArray::name(..)`.
         let scope = ctx.backends_in_scope(path.syntax());
-        if scope.iter().any(|b| b.name == base) {
+        let plain_parameter =
+            path_as_ident(&qualifier).is_some_and(|n| scope.iter().any(|b| b.name == n));
+        let through_a_backend = qualifier.segment().and_then(|s| s.type_anchor()).is_some()
+            || qualifier.qualifier().is_some()
+            || path_as_ident(&qualifier)
+                .is_some_and(|n| ctx.index.names_backend_type(ctx.file_id, &n));
+        // A parameter behind an anchor (`<B as BackendTypes>::IntElem`) is the dangling
+        // check's: it reports the use where the parameter went.
+        let anchored_parameter = qualifier
+            .segment()
+            .and_then(|s| s.type_anchor())
+            .and_then(|a| a.ty())
+            .as_ref()
+            .and_then(crate::util::syntax::type_as_ident)
+            .is_some_and(|n| scope.iter().any(|b| b.name == n));
+        let concrete = through_a_backend
+            && !anchored_parameter
+            && ctx.qualifier_is_backend(&qualifier, &scope);
+        if plain_parameter || concrete {
+            let base = ctx.file.slice(qualifier.syntax().text_range());
             ctx.push(Change::manual(
                 path.syntax().text_range(),
                 RuleId::BackendAssociatedItem,

@@ -7,7 +7,7 @@ use ra_ap_syntax::AstNode;
 use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
-use crate::util::syntax::{path_as_ident, segment_names};
+use crate::util::syntax::segment_names;
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.nodes::<ast::CallExpr>() {
@@ -25,14 +25,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let scope = ctx.backends_in_scope(call.syntax());
-        let is_backend = path_as_ident(&qualifier)
-            .is_some_and(|n| scope.iter().any(|b| b.name == n))
-            || ctx
-                .index
-                .resolve_backend_type(ctx.file_id, &ast::make::ty_path(qualifier.clone()))
-                .is_some()
-            || anchored_backend(&qualifier, &scope);
-        if !is_backend {
+        if !ctx.qualifier_is_backend(&qualifier, &scope) {
             continue;
         }
         let Some(args) = call.arg_list() else {
@@ -69,16 +62,6 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 /// `<B as Backend>::seed`
-fn anchored_backend(qualifier: &ast::Path, scope: &[crate::migrate::index::BackendParam]) -> bool {
-    qualifier
-        .segment()
-        .and_then(|s| s.type_anchor())
-        .and_then(|a| a.ty())
-        .as_ref()
-        .and_then(crate::util::syntax::type_as_ident)
-        .is_some_and(|n| scope.iter().any(|b| b.name == n))
-}
-
 /// Text of an expression used as a method receiver, parenthesized when it needs to be.
 fn receiver_text(ctx: &FileCtx, expr: &ast::Expr) -> String {
     let text = ctx.file.slice(expr.syntax().text_range()).to_string();

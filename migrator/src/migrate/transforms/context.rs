@@ -163,6 +163,20 @@ impl<'a> FileCtx<'a> {
         self.index.resolve_backend_type(self.file_id, ty).is_some()
     }
 
+    /// Whether the qualifier of a path (`B` in `B::sync`, `<B as Backend>`, `MyBackend`,
+    /// `<crate::InferenceBackend as Backend>`) is a backend here: a backend parameter in scope,
+    /// or a type that resolves to a backend (Burn's backend types, the project's aliases).
+    pub fn qualifier_is_backend(&self, qualifier: &ast::Path, scope: &[BackendParam]) -> bool {
+        let anchored = qualifier
+            .segment()
+            .and_then(|s| s.type_anchor())
+            .and_then(|a| a.ty());
+        let ty = anchored.unwrap_or_else(|| ast::make::ty_path(qualifier.clone()));
+        let is_parameter = crate::util::syntax::type_as_ident(&ty)
+            .is_some_and(|name| scope.iter().any(|b| b.name == name));
+        is_parameter || self.index.resolve_backend_type(self.file_id, &ty).is_some()
+    }
+
     /// The concrete backends a function body names (its turbofish, annotations, aliases),
     /// outermost type first: `Autodiff<NdArray>` counts once, as autodiff NdArray.
     pub fn concrete_backends_in(&self, node: &SyntaxNode) -> Vec<BackendSpec> {
