@@ -446,3 +446,16 @@ fn backend_functions_through_a_concrete_backend_are_ported_or_reported() {
     let rule: RuleKey = RuleId::BackendAssociatedItem.into();
     assert_eq!(manual, vec![rule], "{out}");
 }
+
+/// A device constant has no 0.22 form with the same shape (`Device`'s constructors are not
+/// `const fn`): the port of its initializer is reported, with the `LazyLock` static to write.
+#[test]
+fn a_device_constant_is_reported() {
+    let text = "use burn::backend::ndarray::NdArrayDevice;\n\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("pub const DEVICE: Device = Device::flex();"),
+        "{out}"
+    );
+    assert_eq!(manual.len(), 1, "{manual:?}");
+}

@@ -47,6 +47,7 @@ enum BodyBackend {
 }
 
 pub fn run(ctx: &mut FileCtx) {
+    let first_new = ctx.changes.len();
     for node in ctx.listed_nodes() {
         if let Some(call) = ast::CallExpr::cast(node.clone()) {
             explicit_device_call(ctx, &call);
@@ -61,6 +62,52 @@ pub fn run(ctx: &mut FileCtx) {
                 explicit_device_path(ctx, &path_expr);
             }
         }
+    }
+    report_constant_devices(ctx, first_new);
+}
+
+/// A 0.21 device could be a constant (`const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;`);
+/// `Device`'s constructors are not `const fn`, so the port of such an initializer does not
+/// compile: it is reported, with the form that does (a `LazyLock` static).
+fn report_constant_devices(ctx: &mut FileCtx, first_new: usize) {
+    let mut found = Vec::new();
+    for change in &ctx.changes[first_new..] {
+        let Some(replacement) = change.replacement.as_deref() else {
+            continue;
+        };
+        if !replacement.contains("Device::") {
+            continue;
+        }
+        let Some(token) = ctx
+            .root()
+            .token_at_offset(change.range.start())
+            .right_biased()
+        else {
+            continue;
+        };
+        let item = token
+            .parent_ancestors()
+            .find(|n| ast::Const::can_cast(n.kind()) || ast::Static::can_cast(n.kind()));
+        if let Some(item) = item {
+            let name = ast::Const::cast(item.clone())
+                .and_then(|c| c.name())
+                .or_else(|| ast::Static::cast(item.clone()).and_then(|s| s.name()))
+                .map_or_else(|| "DEVICE".to_string(), |n| n.text().to_string());
+            found.push((
+                item.text_range(),
+                change.rule,
+                name,
+                replacement.to_string(),
+            ));
+        }
+    }
+    found.dedup_by_key(|(range, ..)| *range);
+    for (range, rule, name, device) in found {
+        ctx.push(Change::manual(
+            range,
+            rule,
+            format!("`{device}` is not a `const fn`: write `static {name}: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| {device});`"),
+        ));
     }
 }
 
