@@ -22,7 +22,9 @@ use crate::util::syntax::{line_removal_range, remove_list_elements, segment_name
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated {
-        // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`).
+        // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`):
+        // nothing goes; an import of an item 0.22 removed is still reported.
+        report_removed_imports(ctx);
         return;
     }
     let names = Names {
@@ -44,6 +46,30 @@ pub fn run(ctx: &mut FileCtx) {
                 RuleId::BackendImports,
                 "this import names items Burn 0.22 removed",
             ));
+        }
+    }
+}
+
+/// In code already on 0.22: the imports of items the rule files list as removed, reported.
+fn report_removed_imports(ctx: &mut FileCtx) {
+    use crate::rules::DataRule;
+    let rules = ctx.rules;
+    for tree in ctx.nodes::<ast::UseTree>() {
+        if tree.use_tree_list().is_some() || tree.star_token().is_some() {
+            continue;
+        }
+        let full = super::use_items::full_use_path(&tree);
+        for (rule, data) in rules.data_rules() {
+            let DataRule::RemovedItem { paths, message } = data else {
+                continue;
+            };
+            if paths.iter().any(|p| path_matches_via_crates(&full, p)) {
+                let text = message
+                    .clone()
+                    .unwrap_or_else(|| format!("`{}` was removed in Burn 0.22", full.join("::")));
+                ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
+                break;
+            }
         }
     }
 }
