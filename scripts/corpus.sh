@@ -10,7 +10,9 @@
 # `flock $BURN_BUILD_LOCK` (Burn builds are heavy; one at a time per machine), into the
 # shared `CARGO_TARGET_DIR` (default /work/corpus-target) so Burn builds once.
 # One line per project: apply time, findings fixed/manual, manual findings `--check` still
-# lists on the port (`left`, must equal `manual`), cargo check errors, failing packages; a row
+# lists on the port (`left`, must equal `manual`), cargo check errors (`nobuild` when cargo
+# could not load or resolve the port), how many sit at a finding of the port (`reported`,
+# scripts/corpus-errors.py) and how many do not, failing packages; a row
 # whose arguments are `-` is ported but not checked (it cannot build here). Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
 # `cargo check` (errors then read `-`); BURN_MIGRATE names the binary (default: a release
 # build of this checkout).
@@ -29,7 +31,7 @@ if [[ -z "${BURN_MIGRATE:-}" ]]; then
 fi
 mkdir -p "$work"
 
-printf '%-10s %8s %6s %6s %6s %7s  %s\n' project apply_s fixed manual left errors failing_packages
+printf '%-13s %8s %6s %6s %6s %7s %8s %6s  %s\n' project apply_s fixed manual left errors reported others failing_packages
 while IFS=$'\t' read -r name folder scope prep args; do
     [[ -z "$name" || "$name" == \#* ]] && continue
     if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "$name"; then
@@ -63,7 +65,7 @@ import json, sys
 print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
 ' "$log.after.json" 2>/dev/null || echo "?")
     if [[ "${CORPUS_CHECK:-1}" == 0 || "$args" == "-" ]]; then
-        printf '%-10s %8.1f %6s %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" - -
+        printf '%-13s %8.1f %6s %6s %6s %7s %8s %6s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" - - - -
         continue
     fi
     # shellcheck disable=SC2086 # the listed arguments are words
@@ -71,9 +73,16 @@ print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
     # would make rustup try to download it).
     (cd "$dir" && RUSTUP_TOOLCHAIN=${CORPUS_TOOLCHAIN:-stable} flock "$lock" cargo check --keep-going $args --message-format short) \
         > "$log.check-0.22.log" 2>&1 || true
-    errors=$(grep -c '^[^ ]*: error\|^error\[' "$log.check-0.22.log" || true)
+    # Each error matched to the findings --check lists on the port (scripts/corpus-errors.py):
+    # at a finding (or inside an item reported whole), or not.
+    read -r errors reported others < <(python3 "$repo/scripts/corpus-errors.py" \
+        "$log.check-0.22.log" "$log.after.json" "$dir" 2>/dev/null || echo "? ? ?")
+    if ! grep -q 'Checking\|Compiling\|Finished' "$log.check-0.22.log"; then
+        # cargo stopped before compiling anything (the workspace does not load or resolve).
+        errors="nobuild"
+    fi
     failing=$(grep -o 'could not compile `[^`]*`' "$log.check-0.22.log" \
         | sed 's/could not compile `\(.*\)`/\1/' | sort -u | paste -sd, - || true)
-    printf '%-10s %8.1f %6s %6s %6s %7s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" "$errors" \
-        "${failing:--}"
+    printf '%-13s %8.1f %6s %6s %6s %7s %8s %6s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" \
+        "$errors" "$reported" "$others" "${failing:--}"
 done < "$list"
