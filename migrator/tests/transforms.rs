@@ -459,3 +459,18 @@ fn a_device_constant_is_reported() {
     );
     assert_eq!(manual.len(), 1, "{manual:?}");
 }
+
+/// A generic alias of a backend wrapper (`type G<IB> = Autodiff<IB>;`) is a backend whatever
+/// it wraps: it goes, and `G<B::InnerBackend>` loses its place as a backend argument (loractl's
+/// block-checkpointed step).
+#[test]
+fn a_generic_alias_of_a_backend_wrapper_is_a_backend() {
+    let text = "use burn::backend::Autodiff;\nuse burn::tensor::backend::AutodiffBackend;\nuse burn::tensor::Tensor;\n\npub fn lift<AB: AutodiffBackend>(x: Tensor<AB::InnerBackend, 2>) -> usize {\n    type G<IB> = Autodiff<IB>;\n    let y: Tensor<G<AB::InnerBackend>, 2> = Tensor::from_inner(x);\n    y.dims()[0]\n}\n";
+    let (out, manual) = port(text);
+    assert!(!out.contains("type G"), "{out}");
+    assert!(
+        out.contains("let y: Tensor<2> = Tensor::from_inner(x);"),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}\n{out}");
+}

@@ -111,6 +111,10 @@ pub struct Index {
     /// Per file, the backend aliases it defines itself: a file's own `type B = NdArray;` is
     /// what `B` means there, whatever another file's `type B = Wgpu;` says.
     file_aliases: Vec<HashMap<String, BackendSpec>>,
+    /// Per file, its generic aliases of a backend wrapper over their own parameter (`type
+    /// G<IB> = Autodiff<IB>;`): name -> the wrapper (index into `wrappers`). `G<X>` is
+    /// `Autodiff<X>`, a backend whenever `X` is one.
+    file_wrapper_aliases: Vec<HashMap<String, usize>>,
     /// Aliases defined once per `#[cfg(..)]` branch with different backends (`type Train =
     /// Autodiff<Wgpu>;` under `feature = "gpu"`, `Autodiff<NdArray>` otherwise): name -> each
     /// branch's `cfg` attribute and backend, in file order.
@@ -419,6 +423,12 @@ impl Index {
             .filter_map(|(i, a)| Some((i, a.name()?.text().to_string(), a.ty()?)))
             .collect();
         self.file_aliases = vec![HashMap::new(); items.owners.len()];
+        self.file_wrapper_aliases = vec![HashMap::new(); items.owners.len()];
+        for (file, alias) in items.of::<ast::TypeAlias>() {
+            if let Some((name, wrapper)) = self.wrapper_alias_of(file, &alias) {
+                self.file_wrapper_aliases[file].insert(name, wrapper);
+            }
+        }
         // Aliases of aliases resolve over several rounds.
         loop {
             let mut changed = false;
@@ -709,12 +719,16 @@ impl Index {
                     _ => None,
                 })
         };
-        // `Autodiff<..>`, `Fusion<..>`: the wrapped backend, maybe differentiated.
-        let wrapper = burn_name.as_deref().and_then(|name| {
-            self.wrappers
+        // `Autodiff<..>`, `Fusion<..>`: the wrapped backend, maybe differentiated; also through
+        // the project's generic alias of one (`G<NdArray>` after `type G<B> = Autodiff<B>;`).
+        let wrapper = match burn_name.as_deref() {
+            Some(name) => self
+                .wrappers
                 .iter()
-                .find(|w| w.types.iter().any(|t| t == name))
-        });
+                .find(|w| w.types.iter().any(|t| t == name)),
+            None if path.qualifier().is_none() => self.wrapper_alias(file, &local),
+            None => None,
+        };
         if let Some(wrapper) = wrapper {
             let mut inner = self.resolve_backend_type(file, &first_arg()?)?;
             if wrapper.autodiff {
@@ -772,6 +786,63 @@ impl Index {
             .get(file)
             .is_some_and(|f| f.backend_names.contains_key(name));
         imported || self.alias(file, name).is_some()
+    }
+
+    /// `type G<P> = Autodiff<P>;`: the alias's name and wrapper, when its body is a Burn
+    /// backend wrapper applied to its one type parameter.
+    fn wrapper_alias_of(&self, file: usize, alias: &ast::TypeAlias) -> Option<(String, usize)> {
+        let params: Vec<String> = alias
+            .generic_param_list()?
+            .generic_params()
+            .filter_map(|p| match p {
+                ast::GenericParam::TypeParam(t) => Some(t.name()?.text().to_string()),
+                _ => None,
+            })
+            .collect();
+        let [param] = params.as_slice() else {
+            return None;
+        };
+        let ast::Type::PathType(body) = alias.ty()? else {
+            return None;
+        };
+        let path = body.path()?;
+        let burn = self.burn_backend_name(file, &path)?;
+        let wrapper = self
+            .wrappers
+            .iter()
+            .position(|w| w.types.iter().any(|t| *t == burn))?;
+        let first = path.segment()?.generic_arg_list()?.generic_args().next()?;
+        let ast::GenericArg::TypeArg(arg) = first else {
+            return None;
+        };
+        (type_as_ident(&arg.ty()?).as_deref() == Some(param.as_str()))
+            .then(|| Some((alias.name()?.text().to_string(), wrapper)))
+            .flatten()
+    }
+
+    /// The wrapper a name stands for in file `file` when it is a generic alias of one (see
+    /// `file_wrapper_aliases`): the file's own, or one the file imports.
+    pub fn wrapper_alias(&self, file: usize, name: &str) -> Option<&Wrapper> {
+        let defined = |f: usize| self.file_wrapper_aliases.get(f)?.get(name).copied();
+        let at = defined(file).or_else(|| {
+            let names = self.files.get(file)?;
+            let imported = names.other_imports.contains(name) || names.other_glob;
+            imported
+                .then(|| {
+                    self.file_wrapper_aliases
+                        .iter()
+                        .find_map(|m| m.get(name).copied())
+                })
+                .flatten()
+        })?;
+        self.wrappers.get(at)
+    }
+
+    /// Whether file `file` defines `name` as a generic alias of a backend wrapper.
+    pub fn defines_wrapper_alias(&self, file: usize, name: &str) -> bool {
+        self.file_wrapper_aliases
+            .get(file)
+            .is_some_and(|m| m.contains_key(name))
     }
 
     /// The backend alias `name` means in file `file`: the file's own, else another file's

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-use ra_ap_syntax::ast::{self, HasGenericParams};
+use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange};
 
 use crate::edit::Change;
@@ -158,9 +158,38 @@ impl<'a> FileCtx<'a> {
                 if is_inner_backend_of(&path, scope) {
                     return true;
                 }
+                // A wrapper over a backend parameter: `Autodiff<B>`, or the project's alias of
+                // one (`G<B::InnerBackend>` after `type G<IB> = Autodiff<IB>;`).
+                if let Some(inner) = self.wrapped(&path) {
+                    if self.is_backend_type(&inner, scope) {
+                        return true;
+                    }
+                }
             }
         }
         self.index.resolve_backend_type(self.file_id, ty).is_some()
+    }
+
+    /// The type a backend wrapper (`Autodiff<X>`, `Fusion<X>`, a generic alias of one) wraps.
+    fn wrapped(&self, path: &ast::Path) -> Option<ast::Type> {
+        let segment = path.segment()?;
+        let is_wrapper = match self.index.burn_backend_name(self.file_id, path) {
+            Some(name) => (self.index.wrappers.iter()).any(|w| w.types.contains(&name)),
+            None => {
+                path.qualifier().is_none()
+                    && self
+                        .index
+                        .wrapper_alias(self.file_id, &segment.name_ref()?.text())
+                        .is_some()
+            }
+        };
+        if !is_wrapper {
+            return None;
+        }
+        match segment.generic_arg_list()?.generic_args().next()? {
+            ast::GenericArg::TypeArg(arg) => arg.ty(),
+            _ => None,
+        }
     }
 
     /// Whether the qualifier of a path (`B` in `B::sync`, `<B as Backend>`, `MyBackend`,
