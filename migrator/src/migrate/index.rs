@@ -807,10 +807,7 @@ impl Index {
         };
         let path = body.path()?;
         let burn = self.burn_backend_name(file, &path)?;
-        let wrapper = self
-            .wrappers
-            .iter()
-            .position(|w| w.types.iter().any(|t| *t == burn))?;
+        let wrapper = self.wrappers.iter().position(|w| w.types.contains(&burn))?;
         let first = path.segment()?.generic_arg_list()?.generic_args().next()?;
         let ast::GenericArg::TypeArg(arg) = first else {
             return None;

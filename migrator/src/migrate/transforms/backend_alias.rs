@@ -16,7 +16,7 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(ty) = alias.ty() else { continue };
         // `type G<IB> = Autodiff<IB>;`: a backend whatever it wraps; the device of each use
         // is written where the wrapped backend is known.
-        if ctx.index.defines_wrapper_alias(ctx.file_id, &name.text()) {
+        if ctx.index.defines_wrapper_alias(ctx.file_id, name.text()) {
             ctx.push(Change::delete(
                 line_removal_range(alias.syntax()),
                 RuleId::BackendTypeAlias,

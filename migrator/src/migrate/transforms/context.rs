@@ -179,7 +179,7 @@ impl<'a> FileCtx<'a> {
                 path.qualifier().is_none()
                     && self
                         .index
-                        .wrapper_alias(self.file_id, &segment.name_ref()?.text())
+                        .wrapper_alias(self.file_id, segment.name_ref()?.text())
                         .is_some()
             }
         };
