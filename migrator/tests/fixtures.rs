@@ -288,6 +288,20 @@ fn check_finds_what_the_full_port_finds() {
         let check = run_as(&work, &rules, Output::Findings).unwrap();
         let port = run_as(&work, &rules, Output::Port).unwrap();
         assert_eq!(findings(&check.files), findings(&port.files), "{name}");
+        let manifest_findings = |report: &burn_migrate::migrate::Report| -> Vec<String> {
+            (report.manifests.iter())
+                .flat_map(|m| {
+                    m.changes
+                        .iter()
+                        .map(move |c| format!("{} {} {}", m.display, c.rule, c.message))
+                })
+                .collect()
+        };
+        assert_eq!(
+            manifest_findings(&check),
+            manifest_findings(&port),
+            "{name}: manifests"
+        );
     }
     for rule in rules.iter() {
         for (i, example) in rule.examples.iter().enumerate() {
