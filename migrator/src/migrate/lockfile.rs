@@ -26,6 +26,8 @@ pub struct LockUpdate {
     pub aligned: Vec<String>,
     /// Packages older than the pinned version that cargo would not raise, with cargo's reason.
     pub not_aligned: Vec<String>,
+    /// The project had no lockfile: one was written, seeded from Burn 0.22's pinned lock.
+    pub seeded: bool,
 }
 
 fn versions(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
@@ -89,6 +91,31 @@ pub fn behind_pinned(project_lock: &str, pinned_lock: &str) -> Vec<(String, Stri
     out
 }
 
+/// A project without a lockfile gets one, seeded from Burn 0.22's pinned lock: a fresh
+/// resolution takes the newest releases, and Burn 0.22.1 does not build with some of them
+/// (`systemstat` 0.2.8 breaks burn-train's CPU temperature metric; the pinned lock has 0.2.7).
+/// Cargo keeps the pinned versions the project's graph can use and resolves the rest; a
+/// graph that cannot resolve is reported and leaves no lockfile behind.
+fn write_seeded(root: &Path, lock_path: &Path) -> Result<LockUpdate, Error> {
+    let io = |source| Error::Io {
+        path: lock_path.to_path_buf(),
+        source,
+    };
+    std::fs::write(lock_path, crate::rules::framework::BURN_0_22_LOCK).map_err(io)?;
+    let output = cargo(root, &["metadata", "--quiet", "--format-version", "1"])?;
+    if !output.status.success() {
+        let _ = std::fs::remove_file(lock_path);
+        return Err(Error::Unresolvable {
+            dir: root.to_path_buf(),
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        });
+    }
+    Ok(LockUpdate {
+        seeded: true,
+        ..LockUpdate::default()
+    })
+}
+
 /// Runs `cargo ARGS` in `root`; when the workspace pins a toolchain that cannot run (not
 /// installed), again under the toolchain burn-migrate runs under.
 fn cargo(root: &Path, args: &[&str]) -> Result<Output, Error> {
@@ -130,18 +157,7 @@ fn first_error_line(output: &Output) -> String {
 pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdate>, Error> {
     let lock_path = root.join("Cargo.lock");
     let Ok(before) = std::fs::read_to_string(&lock_path) else {
-        // No lockfile to keep: cargo resolves afresh at the first build. Whether it can is
-        // checked now, so that a conflict is reported with the port, not at that build; the
-        // lockfile the check writes goes again (the project had none).
-        let output = cargo(root, &["generate-lockfile", "--quiet"])?;
-        let _ = std::fs::remove_file(&lock_path);
-        if !output.status.success() {
-            return Err(Error::Unresolvable {
-                dir: root.to_path_buf(),
-                stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
-            });
-        }
-        return Ok(None);
+        return write_seeded(root, &lock_path).map(Some);
     };
     let output = cargo(root, &["update", "--quiet", "-p", "burn"])?;
     if !output.status.success() {

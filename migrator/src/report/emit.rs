@@ -427,6 +427,9 @@ pub fn compile_errors(
 /// What `--apply` did to `Cargo.lock`, in a few lines: the lockfile's own diff runs to
 /// thousands of lines, so it is summarised, not printed.
 pub fn lockfile_summary(update: &crate::migrate::lockfile::LockUpdate) -> String {
+    if update.seeded {
+        return "Cargo.lock written (the project had none): Burn 0.22 and its dependencies at the versions it is known to build with (a fresh resolution takes releases it does not build with, such as systemstat 0.2.8); commit it, or delete it to resolve afresh\n".to_string();
+    }
     let burn = update
         .burn
         .iter()
