@@ -474,3 +474,21 @@ fn a_generic_alias_of_a_backend_wrapper_is_a_backend() {
     );
     assert!(manual.is_empty(), "{manual:?}\n{out}");
 }
+
+/// An import the port rewrites (its backend part goes) still reports the removed item it
+/// keeps: `TensorPrimitive` stays in `use burn::tensor::{Tensor, TensorPrimitive};`.
+#[test]
+fn a_removed_item_in_a_rewritten_import_is_still_reported() {
+    let text = "use burn::{\n    backend::Wgpu,\n    tensor::{Tensor, TensorPrimitive},\n};\n\npub fn f(t: Tensor<Wgpu, 1>) -> usize {\n    t.dims()[0]\n}\n\npub fn g(p: TensorPrimitive<Wgpu>) -> TensorPrimitive<Wgpu> {\n    p\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("use burn::tensor::{Tensor, TensorPrimitive};"),
+        "{out}"
+    );
+    let rule: RuleKey = RuleId::TensorPrimitive.into();
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        3,
+        "{manual:?}"
+    );
+}

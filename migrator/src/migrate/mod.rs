@@ -478,7 +478,7 @@ fn rewrite_file(
     for change in &changes {
         rules.rule(change.rule)?;
     }
-    let changes = drop_moot_findings(changes, rules);
+    let changes = drop_moot_findings(changes, rules, &file.text);
     if pass == 0 {
         outcome.changes = changes.clone();
     }
@@ -599,7 +599,7 @@ fn doc_test_changes(
         .map(|(i, ((host, block), file))| {
             let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, migrated);
             transforms::run_all(&mut ctx)?;
-            let changes = drop_moot_findings(ctx.changes, rules);
+            let changes = drop_moot_findings(ctx.changes, rules, &file.text);
             let applied: Vec<Change> = changes
                 .iter()
                 .filter(|c| is_applied(c, rules))
@@ -633,21 +633,33 @@ const STICKY_FINDINGS: &[RuleId] = &[RuleId::BackendElementGenerics, RuleId::Rec
 
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
-fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet) -> Vec<Change> {
-    let edited: Vec<ra_ap_syntax::TextRange> = changes
+/// A finding in an import that the port rewrites whole (`use burn::{backend::Wgpu, tensor::
+/// TensorPrimitive}` without its backend part) stays when its name survives in the new import.
+fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<Change> {
+    let edited: Vec<(ra_ap_syntax::TextRange, &str)> = changes
         .iter()
         .filter(|c| !c.range.is_empty() && is_applied(c, rules))
-        .map(|c| c.range)
+        .map(|c| (c.range, c.replacement.as_deref().unwrap_or_default()))
         .collect();
+    let survives = |finding: &Change, (range, replacement): &(ra_ap_syntax::TextRange, &str)| {
+        // The edit's line, from its start: `use burn::{..}` or a use tree inside one.
+        let start = usize::from(range.start()).min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[line_start..].trim_start();
+        let an_import = line.starts_with("use ") || line.starts_with("pub use ");
+        let name = text.get(usize::from(finding.range.start())..usize::from(finding.range.end()));
+        an_import && name.is_some_and(|n| !n.is_empty() && replacement.contains(n))
+    };
     changes
-        .into_iter()
+        .iter()
         .filter(|c| {
             c.replacement.is_some()
                 || STICKY_FINDINGS.iter().any(|id| c.rule == *id)
-                || !edited
-                    .iter()
-                    .any(|r| *r != c.range && r.contains_range(c.range))
+                || !edited.iter().any(|edit| {
+                    edit.0 != c.range && edit.0.contains_range(c.range) && !survives(c, edit)
+                })
         })
+        .cloned()
         .collect()
 }
 
