@@ -492,3 +492,19 @@ fn a_removed_item_in_a_rewritten_import_is_still_reported() {
         "{manual:?}"
     );
 }
+
+/// Another crate's prelude brings its own names: CubeCL's `Tensor<F>` in a kernel is not
+/// Burn's, even where other files of the workspace import Burn's `Tensor` (burn's
+/// custom-cubecl-kernel example lost `<F: Float>`).
+#[test]
+fn another_crates_glob_does_not_bring_burns_names() {
+    let model = "use burn::tensor::{backend::Backend, Tensor};\n\npub fn double<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 2> {\n    x.clone() + x\n}\n";
+    let kernel = "use cubecl::{cube, prelude::*};\n\n#[cube(launch)]\npub fn copy<F: Float>(input: &Tensor<F>, output: &mut Tensor<F>) {\n    output[ABSOLUTE_POS] = input[ABSOLUTE_POS];\n}\n";
+    let out = port_files(&[("model.rs", model), ("kernel.rs", kernel)]);
+    assert_eq!(out[1], kernel);
+    assert!(
+        out[0].contains("pub fn double(x: Tensor<2>) -> Tensor<2>"),
+        "{}",
+        out[0]
+    );
+}

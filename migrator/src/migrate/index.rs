@@ -1259,12 +1259,25 @@ fn collect_use_tree(
         None => {
             if prefix.first().is_some_and(|first| is_burn_crate(first)) {
                 names.burn_glob = true;
-            } else {
+            } else if project_glob(prefix) {
                 names.other_glob = true;
             }
         }
     }
     prefix.truncate(depth);
+}
+
+/// Whether a glob imports from the project's own modules (`use super::*`,
+/// `use crate::prelude::*`, `use model::*`), through which names the workspace imports from
+/// Burn may come. Another crate's prelude (`use cubecl::prelude::*`) brings its own `Tensor`,
+/// not Burn's.
+fn project_glob(prefix: &[String]) -> bool {
+    match prefix {
+        [first, ..] if ["crate", "self", "super"].contains(&first.as_str()) => true,
+        // `use model::*`: a module of this crate in 2018+ paths (a crate root glob is rare).
+        [_] => true,
+        _ => false,
+    }
 }
 
 /// Whether a struct or enum has `#[derive(.., Module, ..)]`.
