@@ -508,3 +508,13 @@ fn another_crates_glob_does_not_bring_burns_names() {
         out[0]
     );
 }
+
+/// A Burn backend written out in macro input (`cfg_if!` bodies are tokens) is reported: the
+/// port cannot rewrite it and `burn::backend` is gone from user code (burn's server example).
+#[test]
+fn a_burn_backend_written_out_in_macro_input_is_reported() {
+    let text = "use burn::tensor::Tensor;\n\npub fn zeros() -> Tensor<burn::backend::NdArray, 1> {\n    Tensor::zeros([1], &Default::default())\n}\n\nmacro_rules! run { ($($t:tt)*) => { $($t)* } }\n\npub fn start() {\n    run! { let _ = std::any::type_name::<burn::backend::NdArray>(); }\n}\n";
+    let (_, manual) = port(text);
+    let rule: RuleKey = RuleId::DanglingBackendParam.into();
+    assert_eq!(manual, vec![rule]);
+}

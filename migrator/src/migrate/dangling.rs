@@ -114,8 +114,17 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             .filter_map(|e| e.into_token())
             .filter(|t| t.kind() == SyntaxKind::IDENT)
         {
-            // `Letter::B`, `x.B` name something else.
+            // `Letter::B`, `x.B` name something else; `burn::backend::Flex` is Burn's backend
+            // type written out (`cfg_if! { .. start::<burn::backend::Flex>(..) .. }`).
             if prev_significant(&token).is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
+                if !ctx.migrated && names_burn_backend_type(ctx, &token) {
+                    out.push(Use {
+                        range: token.text_range(),
+                        name: token.text().to_string(),
+                        backend_type: true,
+                        declarations: Vec::new(),
+                    });
+                }
                 continue;
             }
             let scope = scope.get_or_insert_with(|| ctx.backends_in_scope(tree.syntax()));
@@ -136,6 +145,35 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
         }
     }
     out
+}
+
+/// Whether an identifier in macro input is a Burn backend type written out:
+/// `burn::backend::Flex`, `burn::backend::Autodiff`.
+fn names_burn_backend_type(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -> bool {
+    let name = token.text();
+    let known = (ctx.index.backends.iter()).any(|b| b.types.iter().any(|t| t == name))
+        || (ctx.index.wrappers.iter()).any(|w| w.types.iter().any(|t| t == name));
+    if !known {
+        return false;
+    }
+    // Macro input lexes `::` as one token or as two `:`.
+    let before_separator = |token: &ra_ap_syntax::SyntaxToken| {
+        let mut at = prev_significant(token)?;
+        let mut colons = 0;
+        while at.text() == ":" || at.text() == "::" {
+            colons += at.text().len();
+            at = prev_significant(&at)?;
+        }
+        (colons == 2).then_some(at)
+    };
+    let mut path = Vec::new();
+    let mut at = before_separator(token);
+    while let Some(segment) = at.filter(|t| t.kind() == SyntaxKind::IDENT) {
+        path.push(segment.text().to_string());
+        at = before_separator(&segment);
+    }
+    path.reverse();
+    path == ["burn", "backend"]
 }
 
 /// The findings for the uses that outlive their parameter. `recorded`: the first pass's
