@@ -518,3 +518,13 @@ fn a_burn_backend_written_out_in_macro_input_is_reported() {
     let rule: RuleKey = RuleId::DanglingBackendParam.into();
     assert_eq!(manual, vec![rule]);
 }
+
+/// A function of the backend's device type (`B::Device::from_id(..)`) has no counterpart on
+/// 0.22's `Device`: reported, not left as `Device::from_id` (burn's dop_timer example).
+#[test]
+fn a_function_of_the_backend_device_type_is_reported() {
+    let text = "use burn::tensor::backend::{Backend, DeviceId, DeviceOps};\n\npub fn devices<B: Backend>(count: u16) -> Vec<B::Device> {\n    (0..count).map(|i| B::Device::from_id(DeviceId::new(0, i))).collect()\n}\n";
+    let (_, manual) = port(text);
+    let rule: RuleKey = RuleId::BackendAssociatedItem.into();
+    assert!(manual.contains(&rule), "{manual:?}");
+}

@@ -46,6 +46,23 @@ pub fn run(ctx: &mut FileCtx) {
         let concrete = through_a_backend
             && !anchored_parameter
             && ctx.qualifier_is_backend(&qualifier, &scope);
+        // `B::Device::from_id(DeviceId::new(..))`: a function of the backend's device type,
+        // which `Device` does not have (0.22 enumerates devices with `Device::enumerate`).
+        let device_function = qualifier
+            .segment()
+            .is_some_and(|s| segment_name(&s) == "Device")
+            && qualifier
+                .qualifier()
+                .is_some_and(|base| ctx.qualifier_is_backend(&base, &scope));
+        if device_function {
+            let base = ctx.file.slice(qualifier.syntax().text_range());
+            ctx.push(Change::manual(
+                path.syntax().text_range(),
+                RuleId::BackendAssociatedItem,
+                format!("`{base}::{item}` has no counterpart on Burn 0.22's `Device`: list devices with `Device::enumerate(DeviceType::..)`"),
+            ));
+            continue;
+        }
         if plain_parameter || concrete {
             let base = ctx.file.slice(qualifier.syntax().text_range());
             ctx.push(Change::manual(
