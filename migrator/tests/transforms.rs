@@ -528,3 +528,33 @@ fn a_function_of_the_backend_device_type_is_reported() {
     let rule: RuleKey = RuleId::BackendAssociatedItem.into();
     assert!(manual.contains(&rule), "{manual:?}");
 }
+
+/// Two crates of a workspace may each extend Burn's backend with a trait of the same name:
+/// each is reported (burn's custom-cubecl-kernel and custom-wgpu-kernel examples).
+#[test]
+fn same_named_backend_extensions_in_two_files_are_both_reported() {
+    let ext =
+        "pub trait Backend: burn::tensor::backend::Backend {\n    fn fused(x: u32) -> u32;\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let sources: Vec<SourceFile> = [("a.rs", ext), ("b.rs", ext)]
+        .iter()
+        .map(|(name, text)| {
+            SourceFile::from_text(
+                name.into(),
+                name.to_string(),
+                text.to_string(),
+                0,
+                ra_ap_syntax::Edition::Edition2021,
+            )
+        })
+        .collect();
+    let outcomes = rewrite_sources(&sources, &rules, false, Passes::ToFixedPoint).unwrap();
+    for outcome in &outcomes {
+        let rule: RuleKey = RuleId::BackendExtensionTrait.into();
+        assert!(
+            outcome.changes.iter().any(|c| c.rule == rule),
+            "{}",
+            outcome.display
+        );
+    }
+}

@@ -246,12 +246,15 @@ impl Index {
 
     fn collect_backend_traits(&mut self, items: &FileItems) {
         let traits: Vec<(usize, ast::Trait)> = items.of::<ast::Trait>().collect();
+        // Each definition once, whatever other crates of the workspace call their traits (two
+        // examples may each define a `Backend` trait of their own).
+        let mut found: HashSet<(usize, TextRange)> = HashSet::new();
         loop {
             let mut changed = false;
             for (file, tr) in &traits {
                 let Some(name) = tr.name() else { continue };
                 let name_text = name.text().to_string();
-                if self.backend_traits.contains(&name_text) {
+                if found.contains(&(*file, name.syntax().text_range())) {
                     continue;
                 }
                 let supers = supertrait_paths(tr);
@@ -260,6 +263,7 @@ impl Index {
                         self.autodiff_traits.insert(name_text.clone());
                     }
                     self.backend_traits.insert(name_text.clone());
+                    found.insert((*file, name.syntax().text_range()));
                     self.user_backend_traits
                         .push((*file, name.syntax().text_range(), name_text));
                     changed = true;
