@@ -13,14 +13,18 @@ use crate::util::syntax::segment_names;
 
 pub fn run(ctx: &mut FileCtx) {
     for imp in ctx.nodes::<ast::Impl>() {
+        // Burn's `Dataset`, as the file's imports resolve it: a project trait of that name is
+        // none of this rule's business.
         let is_dataset = imp
             .trait_()
             .and_then(|t| match t {
                 ast::Type::PathType(p) => p.path(),
                 _ => None,
             })
-            .and_then(|p| segment_names(&p).pop())
-            .is_some_and(|n| n == "Dataset");
+            .is_some_and(|p| {
+                segment_names(&p).last().is_some_and(|n| n == "Dataset")
+                    && ctx.index.burn_name(ctx.file_id, &p).as_deref() == Some("Dataset")
+            });
         if !is_dataset {
             continue;
         }
