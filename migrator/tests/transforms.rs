@@ -558,3 +558,21 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
         );
     }
 }
+
+/// Backend-extension API imported from a backend module (`KernelSource`, `CubeTensor`) stays
+/// for the person porting the kernel, and is reported; backend and device types go.
+#[test]
+fn backend_extension_api_imports_stay_and_are_reported() {
+    let text = "use burn::backend::wgpu::{CubeTensor, WgpuDevice, WgpuRuntime};\n\npub fn device() -> WgpuDevice {\n    WgpuDevice::default()\n}\n\npub fn take(_: CubeTensor<WgpuRuntime>) {}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("use burn::backend::wgpu::{CubeTensor, WgpuRuntime};"),
+        "{out}"
+    );
+    let rule: RuleKey = RuleId::BackendExtensionTrait.into();
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        2,
+        "{manual:?}"
+    );
+}

@@ -859,6 +859,27 @@ impl Index {
         imported.then(|| self.aliases.get(name)).flatten()
     }
 
+    /// Whether a name imported from a Burn backend module is one the port replaces: a backend
+    /// type, a wrapper (`Autodiff`) or its checkpointing strategy, a device type, or a backend
+    /// module itself (`ndarray` in `use burn::backend::{ndarray, Autodiff}`).
+    pub fn replaces_backend_name(&self, name: &str) -> bool {
+        let listed = |names: &[String]| names.iter().any(|n| n == name);
+        self.backends
+            .iter()
+            .any(|b| listed(&b.types) || listed(&b.device_types))
+            || (self.wrappers.iter()).any(|w| listed(&w.types) || listed(&w.checkpointing))
+            || self
+                .backend_crates
+                .iter()
+                .any(|c| c == name || c.rsplit('_').next() == Some(name))
+            // `Autodiff<B, NoCheckpointing>` is `Autodiff<B>`: the strategies go with it.
+            || name.ends_with("Checkpointing")
+            // A backend's device type named after it (`MetalDevice` for `Metal`).
+            || name.strip_suffix("Device").is_some_and(|backend| {
+                (self.backends.iter()).any(|b| b.types.iter().any(|t| t == backend))
+            })
+    }
+
     /// Burn's name for a path that refers into a Burn backend module, if it does.
     pub fn burn_backend_name(&self, file: usize, path: &ast::Path) -> Option<String> {
         let names = segment_names(path);

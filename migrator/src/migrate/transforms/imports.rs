@@ -149,7 +149,30 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     {
         // A name of a removed module that Burn 0.22 keeps elsewhere (a `rename-path` table,
         // `burn::tensor::backend::ExecutionError`) moves; the module's other names go.
-        return data_rule_import(ctx, tree, full, Tables::RenamesOnly).unwrap_or(true);
+        if let Some(remove) = data_rule_import(ctx, tree, full, Tables::RenamesOnly) {
+            return remove;
+        }
+        // A removed item a rule reports where it is used (`init_setup`, `RemoteBackend`).
+        let reported_at_uses = ctx.rules.data_rules().any(|(_, data)| {
+            matches!(data, crate::rules::DataRule::RemovedItem { paths, .. }
+                if paths.iter().any(|p| path_matches_via_crates(full, p)))
+        });
+        if reported_at_uses {
+            return true;
+        }
+        // What the port replaces by `Device` values (backends, wrappers, device types) goes.
+        // The rest is backend-extension API (`KernelSource`, `CubeTensor`, `WgpuRuntime`): a
+        // custom kernel's, which 0.22 keeps under `burn::backend` with the `extension`
+        // feature. It stays for the person who ports the kernel, and is reported.
+        if is_backend_module_path(module, crates) && !ctx.index.replaces_backend_name(last) {
+            ctx.push(Change::manual(
+                tree.syntax().text_range(),
+                RuleId::BackendExtensionTrait,
+                format!("`{}` is backend-extension API: Burn 0.22 has it under `burn::backend` with the `extension` feature, for kernels ported with `#[backend_extension]`", full.join("::")),
+            ));
+            return false;
+        }
+        return true;
     }
     let from_burn = full.first().is_some_and(|f| f == "burn");
     if from_burn && (last == "Backend" || last == "AutodiffBackend") {

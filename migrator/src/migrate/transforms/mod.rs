@@ -188,6 +188,7 @@ const IMPORT_SIDE_OF: &[RuleId] = &[
     RuleId::AutodiffModule,
     RuleId::BackendTypeAlias,
     RuleId::BackendMarkerTrait,
+    RuleId::BackendExtensionTrait,
 ];
 
 /// Whether a step may emit a change of `rule`: a transform emits the ids of the rules that
