@@ -126,7 +126,9 @@ fn keep_findings_visible(
     let candidates: Vec<usize> = (0..report.files.len())
         .filter(|&i| {
             let f = &report.files[i];
-            f.error.is_none() && f.migrated != f.original && f.changes.iter().any(|c| manual(&c))
+            // Unchanged files too: what code on 0.22 is not checked for (macro input naming
+            // `burn::backend::Wgpu`) would vanish from `--check` after `--apply`.
+            f.error.is_none() && f.changes.iter().any(|c| manual(&c))
         })
         .collect();
     if candidates.is_empty() || files.len() != report.files.len() {
@@ -642,11 +644,20 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<
         .map(|c| (c.range, c.replacement.as_deref().unwrap_or_default()))
         .collect();
     let survives = |finding: &Change, (range, replacement): &(ra_ap_syntax::TextRange, &str)| {
-        // The edit's line, from its start: `use burn::{..}` or a use tree inside one.
+        // The edit is in a `use` item: the statement it sits in (back to the last `;` or
+        // `}` before it) starts with `use`.
         let start = usize::from(range.start()).min(text.len());
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[line_start..].trim_start();
-        let an_import = line.starts_with("use ") || line.starts_with("pub use ");
+        let statement_start = text[..start].rfind([';', '}']).map_or(0, |i| i + 1);
+        let statement = text[statement_start..start].trim_start();
+        let statement = statement
+            .lines()
+            .find(|l| {
+                let l = l.trim_start();
+                !l.is_empty() && !l.starts_with("//") && !l.starts_with('#')
+            })
+            .unwrap_or(text[start..].trim_start());
+        let an_import = statement.trim_start().starts_with("use ")
+            || statement.trim_start().starts_with("pub use ");
         let name = text.get(usize::from(finding.range.start())..usize::from(finding.range.end()));
         an_import && name.is_some_and(|n| !n.is_empty() && replacement.contains(n))
     };
