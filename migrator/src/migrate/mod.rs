@@ -644,20 +644,20 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<
         .map(|c| (c.range, c.replacement.as_deref().unwrap_or_default()))
         .collect();
     let survives = |finding: &Change, (range, replacement): &(ra_ap_syntax::TextRange, &str)| {
-        // The edit is in a `use` item: the statement it sits in (back to the last `;` or
-        // `}` before it) starts with `use`.
+        // The edit is in a `use` item: the nearest line before it that starts a `use` has no
+        // `;` between them.
         let start = usize::from(range.start()).min(text.len());
-        let statement_start = text[..start].rfind([';', '}']).map_or(0, |i| i + 1);
-        let statement = text[statement_start..start].trim_start();
-        let statement = statement
-            .lines()
-            .find(|l| {
-                let l = l.trim_start();
-                !l.is_empty() && !l.starts_with("//") && !l.starts_with('#')
-            })
-            .unwrap_or(text[start..].trim_start());
-        let an_import = statement.trim_start().starts_with("use ")
-            || statement.trim_start().starts_with("pub use ");
+        let before = &text[..start];
+        let use_start = ["\nuse ", "\npub use "]
+            .iter()
+            .filter_map(|opening| before.rfind(opening))
+            .max()
+            .or_else(|| {
+                (before.starts_with("use ") || before.starts_with("pub use ")).then_some(0)
+            });
+        let an_import = text[start..].starts_with("use ")
+            || text[start..].starts_with("pub use ")
+            || use_start.is_some_and(|at| !before[at..].contains(';'));
         let name = text.get(usize::from(finding.range.start())..usize::from(finding.range.end()));
         an_import && name.is_some_and(|n| !n.is_empty() && replacement.contains(n))
     };
