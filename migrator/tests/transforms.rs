@@ -576,3 +576,18 @@ fn backend_extension_api_imports_stay_and_are_reported() {
         "{manual:?}"
     );
 }
+
+/// An impl of a backend-extension API trait (`impl KernelSource for ..`) is kernel code for a
+/// person: reported whole and left as written.
+#[test]
+fn impls_of_backend_extension_api_are_reported_whole() {
+    let text = "use burn::backend::wgpu::{KernelSource, SourceTemplate};\n\npub struct Kernel;\n\nimpl KernelSource for Kernel {\n    fn source(&self) -> SourceTemplate {\n        todo!()\n    }\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    let rule: RuleKey = RuleId::BackendExtensionTrait.into();
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        3,
+        "{manual:?}"
+    );
+}

@@ -21,6 +21,7 @@ pub fn run(ctx: &mut FileCtx) {
         // Marker traits (no items of their own) go instead (rule `backend-marker-trait`).
         .filter(|name| !ctx.index.marker_traits.contains(*name))
         .collect();
+    report_backend_api_impls(ctx);
     if extensions.is_empty() {
         return;
     }
@@ -58,6 +59,33 @@ pub fn run(ctx: &mut FileCtx) {
             range,
             RuleId::BackendExtensionTrait,
             format!("an implementation of the backend extension `{name}`: port it with the trait (`#[backend_extension]`)"),
+        ));
+    }
+}
+
+/// Impls of backend-extension API traits a backend module exported (`impl KernelSource for
+/// MyKernel` after `use burn::backend::wgpu::KernelSource;`): custom kernel code, whose 0.22
+/// form is a person's, reported whole and left as written like the extension itself.
+fn report_backend_api_impls(ctx: &mut FileCtx) {
+    for item in ctx.nodes::<ast::Impl>() {
+        let Some(ast::Type::PathType(trait_type)) = item.trait_() else {
+            continue;
+        };
+        let Some(path) = trait_type.path() else {
+            continue;
+        };
+        let Some(name) = ctx.index.burn_backend_name(ctx.file_id, &path) else {
+            continue;
+        };
+        if ctx.index.replaces_backend_name(&name) {
+            continue;
+        }
+        let range = item.syntax().text_range();
+        ctx.hands_off.push(range);
+        ctx.push(Change::manual(
+            range,
+            RuleId::BackendExtensionTrait,
+            format!("an implementation of `{name}`, backend-extension API: port this kernel code with the `extension` feature"),
         ));
     }
 }
