@@ -30,8 +30,14 @@ pub fn run(ctx: &mut FileCtx) {
         let scope = ctx.backends_in_scope(path.syntax());
         let plain_parameter =
             path_as_ident(&qualifier).is_some_and(|n| scope.iter().any(|b| b.name == n));
+        // Cheap tests first: an anchor (`<X as Backend>`), a module path to a name the
+        // workspace aliases (`crate::InferenceBackend`), a backend type the file imports.
+        let last_name = qualifier.segment().map(|s| segment_name(&s));
         let through_a_backend = qualifier.segment().and_then(|s| s.type_anchor()).is_some()
-            || qualifier.qualifier().is_some()
+            || (qualifier.qualifier().is_some()
+                && last_name
+                    .as_deref()
+                    .is_some_and(|n| ctx.index.aliases.contains_key(n)))
             || path_as_ident(&qualifier)
                 .is_some_and(|n| ctx.index.names_backend_type(ctx.file_id, &n));
         // A parameter behind an anchor (`<B as BackendTypes>::IntElem`) is the dangling

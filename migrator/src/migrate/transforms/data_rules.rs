@@ -122,6 +122,9 @@ struct FileNodes {
     /// Field reads (`expr.field`) and struct literals.
     field_exprs: Vec<ast::FieldExpr>,
     record_exprs: Vec<ast::RecordExpr>,
+    /// Whether a path or import starts with one of Burn's crates other than `burn`
+    /// (`burn_store::..`).
+    names_a_burn_crate: bool,
     /// `burn_names_in_paths`, once asked.
     burn_names_in_paths: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
@@ -140,6 +143,7 @@ impl FileNodes {
             field_exprs: Vec::new(),
             record_exprs: Vec::new(),
             burn_names_in_paths: std::cell::OnceCell::new(),
+            names_a_burn_crate: false,
         };
         // Preorder: the nodes inside a `use` item come right after it, up to its end.
         let mut use_end: Option<TextSize> = None;
@@ -189,6 +193,10 @@ impl FileNodes {
                 nodes.impls.push(implementation);
             }
         }
+        let a_burn_crate = |first: &String| first.starts_with("burn_");
+        nodes.names_a_burn_crate = nodes.paths_by_first.keys().any(a_burn_crate)
+            || nodes.leaves_by_first.keys().any(a_burn_crate)
+            || (nodes.glob_modules.iter()).any(|g| g.first().is_some_and(a_burn_crate));
         nodes
     }
 
@@ -371,7 +379,12 @@ fn report_removed(
     // Several patterns of a rule can match one site (`adaptor::OptimizerAdaptor` and
     // `adaptor::*`): one finding per site.
     let mut reported = std::collections::HashSet::new();
-    let patterns: Vec<String> = patterns.iter().flat_map(|p| with_crate_paths(p)).collect();
+    // Through the Burn crates too (`burn_store::..`), in files that name one.
+    let patterns: Vec<String> = if nodes.names_a_burn_crate {
+        patterns.iter().flat_map(|p| with_crate_paths(p)).collect()
+    } else {
+        patterns.to_vec()
+    };
     for pattern in &patterns {
         for (path, _) in nodes.paths_matching(pattern) {
             if reported.insert(path.syntax().text_range()) {
