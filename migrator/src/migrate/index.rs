@@ -139,6 +139,8 @@ pub struct Index {
     pub backend_crates: Vec<String>,
     /// Names of the workspace's `#[derive(Module)]` types.
     pub modules: HashSet<String>,
+    /// The project's types that implement Burn's `Dataset` (`impl Dataset<Item> for Items`).
+    pub dataset_types: HashSet<String>,
     /// Names every file of the workspace imports from Burn, with Burn's names: what a file
     /// that imports from the project's modules (`use crate::prelude::Backend`, `use
     /// super::*`) may be seeing through a re-export.
@@ -234,6 +236,20 @@ impl Index {
             .map(|(_, adt)| adt)
             .filter(derives_module)
             .filter_map(|adt| Some(adt.name()?.text().to_string()))
+            .collect();
+        index.dataset_types = items
+            .of::<ast::Impl>()
+            .filter(|(file, imp)| {
+                let Some(ast::Type::PathType(tr)) = imp.trait_() else {
+                    return false;
+                };
+                tr.path()
+                    .is_some_and(|p| index.burn_name(*file, &p).as_deref() == Some("Dataset"))
+            })
+            .filter_map(|(_, imp)| match imp.self_ty()? {
+                ast::Type::PathType(ty) => Some(segment_names(&ty.path()?).pop()?),
+                _ => None,
+            })
             .collect();
         index.collect_aliases(&items);
         // Two rounds: an unbounded parameter passed at another item's backend position is a

@@ -24,6 +24,7 @@ mod context;
 mod data_rules;
 mod dataloader_iter_result;
 mod dataset_get_result;
+mod dataset_reads;
 mod derive_clone;
 mod device_import;
 mod device_values;
@@ -62,6 +63,7 @@ fn transform(id: TransformId) -> Transform {
         TransformId::BackendMarkerTrait => backend_marker_trait::run,
         TransformId::DataloaderIterResult => dataloader_iter_result::run,
         TransformId::DatasetGetResult => dataset_get_result::run,
+        TransformId::DatasetReads => dataset_reads::run,
         TransformId::DeriveClone => derive_clone::run,
         TransformId::DeviceImport => device_import::run,
         TransformId::DeviceValues => device_values::run,
@@ -122,6 +124,7 @@ pub const ORDER: [Step; TransformId::COUNT + 1] = [
     Step::Transform(TransformId::RecordFiles),
     Step::Transform(TransformId::DataloaderIterResult),
     Step::Transform(TransformId::DatasetGetResult),
+    Step::Transform(TransformId::DatasetReads),
     Step::Transform(TransformId::IntoScalar),
     Step::DataRules,
     Step::Transform(TransformId::OptimizerInit),

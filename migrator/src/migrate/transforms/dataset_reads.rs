@@ -1,0 +1,143 @@
+//! Reads of a dataset (`dataset.get(i)`, `dataset.iter()`) return `Result`s in Burn 0.22: each
+//! read of a value the file shows to be a dataset is reported where it is, beside the file-level
+//! report of the `Dataset` import (rule `dataset-results`).
+//!
+//! A dataset, as far as syntax and the workspace index can tell: a function parameter or a
+//! `let` whose type is one of Burn's datasets (`InMemDataset<I>`), a project type that
+//! implements Burn's `Dataset`, `impl Dataset<..>` or `dyn Dataset<..>` (behind `&` or not),
+//! or a `let` bound to such a type's constructor (`Houses::new(..)`, `Houses(..)`,
+//! `Houses { .. }`).
+
+use ra_ap_syntax::ast::{self, HasArgList, HasName};
+use ra_ap_syntax::{AstNode, SyntaxNode};
+
+use super::context::FileCtx;
+use crate::edit::Change;
+use crate::rules::RuleId;
+use crate::util::syntax::segment_names;
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.index.dataset_types.is_empty() && !ctx.file.text.contains("Dataset") {
+        return;
+    }
+    for call in ctx.nodes::<ast::MethodCallExpr>() {
+        let Some(name) = call.name_ref() else {
+            continue;
+        };
+        let arguments = call.arg_list().map_or(0, |a| a.args().count());
+        let read = match (&*name.text(), arguments) {
+            ("iter", 0) => "`iter` yields `Result<I, DatasetError>`s in Burn 0.22",
+            ("get", 1) => {
+                "`get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)"
+            }
+            _ => continue,
+        };
+        let Some(ast::Expr::PathExpr(receiver)) = call.receiver() else {
+            continue;
+        };
+        let Some(variable) = receiver
+            .path()
+            .filter(|p| p.qualifier().is_none())
+            .and_then(|p| p.segment()?.name_ref())
+        else {
+            continue;
+        };
+        if is_dataset_binding(ctx, call.syntax(), &variable.text()) {
+            let range = name.syntax().text_range().cover(
+                call.arg_list()
+                    .map_or(name.syntax().text_range(), |a| a.syntax().text_range()),
+            );
+            ctx.push(Change::manual(
+                range,
+                RuleId::DatasetResults,
+                format!("{read}: read it with `?`, `.ok()` or `.map(Result::unwrap)`"),
+            ));
+        }
+    }
+}
+
+/// Whether `name`, used at `at`, is bound in the function around it to a dataset.
+fn is_dataset_binding(ctx: &FileCtx, at: &SyntaxNode, name: &str) -> bool {
+    let Some(function) = at.ancestors().find_map(ast::Fn::cast) else {
+        return false;
+    };
+    let parameter = function
+        .param_list()
+        .into_iter()
+        .flat_map(|l| l.params())
+        .any(|p| binds(p.pat(), name) && p.ty().is_some_and(|ty| is_dataset_type(ctx, &ty)));
+    if parameter {
+        return true;
+    }
+    let Some(body) = function.body() else {
+        return false;
+    };
+    // The last `let` of that name before the read decides.
+    body.syntax()
+        .descendants()
+        .filter_map(ast::LetStmt::cast)
+        .filter(|l| l.syntax().text_range().end() <= at.text_range().start())
+        .filter(|l| binds(l.pat(), name))
+        .last()
+        .is_some_and(|l| {
+            l.ty().is_some_and(|ty| is_dataset_type(ctx, &ty))
+                || l.initializer().is_some_and(|e| constructs_dataset(ctx, &e))
+        })
+}
+
+fn binds(pat: Option<ast::Pat>, name: &str) -> bool {
+    matches!(pat, Some(ast::Pat::IdentPat(p)) if p.name().is_some_and(|n| n.text() == name))
+}
+
+/// `Houses`, `&Houses`, `InMemDataset<I>`, `impl Dataset<I>`, `&dyn Dataset<I>`.
+fn is_dataset_type(ctx: &FileCtx, ty: &ast::Type) -> bool {
+    match ty {
+        ast::Type::RefType(r) => r.ty().is_some_and(|t| is_dataset_type(ctx, &t)),
+        ast::Type::PathType(p) => p.path().is_some_and(|p| names_dataset(ctx, &p)),
+        ast::Type::ImplTraitType(t) => bound_is_dataset(ctx, t.type_bound_list()),
+        ast::Type::DynTraitType(t) => bound_is_dataset(ctx, t.type_bound_list()),
+        _ => false,
+    }
+}
+
+fn bound_is_dataset(ctx: &FileCtx, bounds: Option<ast::TypeBoundList>) -> bool {
+    bounds
+        .into_iter()
+        .flat_map(|b| b.bounds())
+        .any(|bound| match bound.ty() {
+            Some(ast::Type::PathType(p)) => p.path().is_some_and(|p| {
+                ctx.index.burn_name(ctx.file_id, &p).as_deref() == Some("Dataset")
+            }),
+            _ => false,
+        })
+}
+
+/// A project type that implements Burn's `Dataset`, or one of Burn's dataset types.
+fn names_dataset(ctx: &FileCtx, path: &ast::Path) -> bool {
+    let Some(last) = segment_names(path).pop() else {
+        return false;
+    };
+    if ctx.index.dataset_types.contains(&last) {
+        return true;
+    }
+    last.ends_with("Dataset")
+        && ctx
+            .index
+            .burn_name(ctx.file_id, path)
+            .is_some_and(|burn| burn.ends_with("Dataset"))
+}
+
+/// `Houses::new(..)`, `Houses(..)`, `Houses { .. }`, `InMemDataset::new(..)`.
+fn constructs_dataset(ctx: &FileCtx, expr: &ast::Expr) -> bool {
+    match expr {
+        ast::Expr::CallExpr(call) => match call.expr() {
+            Some(ast::Expr::PathExpr(callee)) => callee.path().is_some_and(|path| {
+                let owner = path.qualifier().unwrap_or_else(|| path.clone());
+                names_dataset(ctx, &owner)
+            }),
+            _ => false,
+        },
+        ast::Expr::RecordExpr(record) => record.path().is_some_and(|p| names_dataset(ctx, &p)),
+        _ => false,
+    }
+}
