@@ -25,7 +25,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let arguments = call.arg_list().map_or(0, |a| a.args().count());
-        let read = match (&*name.text(), arguments) {
+        let read = match (name.text(), arguments) {
             ("iter", 0) => "`iter` yields `Result<I, DatasetError>`s in Burn 0.22",
             ("get", 1) => {
                 "`get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)"
@@ -42,7 +42,7 @@ pub fn run(ctx: &mut FileCtx) {
         else {
             continue;
         };
-        if is_dataset_binding(ctx, call.syntax(), &variable.text()) {
+        if is_dataset_binding(ctx, call.syntax(), variable.text()) {
             let range = name.syntax().text_range().cover(
                 call.arg_list()
                     .map_or(name.syntax().text_range(), |a| a.syntax().text_range()),
