@@ -35,13 +35,11 @@ pub fn run(ctx: &mut FileCtx) {
         if !defined_here || !extensions.contains(&&name) {
             continue;
         }
-        let range = item.syntax().text_range();
-        ctx.hands_off.push(range);
-        ctx.push(Change::manual(
-            range,
-            RuleId::BackendExtensionTrait,
+        leave_to_a_person(
+            ctx,
+            item.syntax(),
             format!("trait `{name}` extends Burn's backend trait: port it with `#[backend_extension]` (feature `extension`)"),
-        ));
+        );
     }
     for item in ctx.nodes::<ast::Impl>() {
         let Some(ast::Type::PathType(trait_type)) = item.trait_() else {
@@ -53,13 +51,11 @@ pub fn run(ctx: &mut FileCtx) {
         if !extensions.contains(&&name) {
             continue;
         }
-        let range = item.syntax().text_range();
-        ctx.hands_off.push(range);
-        ctx.push(Change::manual(
-            range,
-            RuleId::BackendExtensionTrait,
+        leave_to_a_person(
+            ctx,
+            item.syntax(),
             format!("an implementation of the backend extension `{name}`: port it with the trait (`#[backend_extension]`)"),
-        ));
+        );
     }
 }
 
@@ -80,12 +76,21 @@ fn report_backend_api_impls(ctx: &mut FileCtx) {
         if ctx.index.replaces_backend_name(&name) {
             continue;
         }
-        let range = item.syntax().text_range();
-        ctx.hands_off.push(range);
-        ctx.push(Change::manual(
-            range,
-            RuleId::BackendExtensionTrait,
+        leave_to_a_person(
+            ctx,
+            item.syntax(),
             format!("an implementation of `{name}`, backend-extension API: port this kernel code with the `extension` feature"),
-        ));
+        );
     }
+}
+
+/// Reports `item` over its whole text and keeps every edit out of it.
+fn leave_to_a_person(ctx: &mut FileCtx, item: &ra_ap_syntax::SyntaxNode, message: String) {
+    let range = item.text_range();
+    ctx.hands_off.push(range);
+    ctx.push(Change::manual(
+        range,
+        RuleId::BackendExtensionTrait,
+        message,
+    ));
 }
