@@ -179,11 +179,18 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
     let work = scratch.path().join("mlp");
     copy_project(&project.join("before"), &work);
     // The project also uses `combine`, locked at 4.6.7, older than Burn 0.22 builds with
-    // (`pliron` 0.19, under CubeCL, needs a newer one) though within its requirement.
+    // (`pliron` 0.19, under CubeCL, needs a newer one) though within its requirement, and
+    // `hashbrown` 0.12, which `pliron`'s `hashbrown = "0"` takes when it is added, unless the
+    // port points it at the release Burn 0.22 builds with (0.12 does not build pliron); the
+    // 0.17 series is locked behind the pinned release too, as in an older lockfile.
     let manifest = std::fs::read_to_string(work.join("Cargo.toml")).unwrap();
     std::fs::write(
         work.join("Cargo.toml"),
-        manifest.replacen("[dependencies]\n", "[dependencies]\ncombine = \"4\"\n", 1),
+        manifest.replacen(
+            "[dependencies]\n",
+            "[dependencies]\ncombine = \"4\"\nhashbrown = \"0.12\"\n",
+            1,
+        ),
     )
     .unwrap();
     std::fs::copy(
@@ -201,6 +208,15 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
             "combine",
             "--precise",
             "4.6.7",
+        ],
+        &[
+            "update",
+            "--offline",
+            "--quiet",
+            "-p",
+            "hashbrown@0.17.2",
+            "--precise",
+            "0.17.1",
         ],
     ] {
         let status = std::process::Command::new(env!("CARGO"))
@@ -249,6 +265,25 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
     );
     assert!(
         stderr.contains(&format!("combine 4.6.7 -> {raised}")),
+        "{stderr}"
+    );
+    // A package Burn 0.22 brings in depends on what the pinned lockfile gives it, not on an
+    // older release of the same crate the project had locked.
+    let pliron = after
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"pliron\"\n"))
+        .expect("pliron is locked");
+    let pinned_hashbrown = crate_lock_0_22()
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"pliron\"\n"))
+        .and_then(|p| p.lines().find(|l| l.contains("\"hashbrown")))
+        .expect("the pinned pliron depends on hashbrown");
+    assert!(
+        pliron.lines().any(|l| l == pinned_hashbrown),
+        "pliron keeps {pinned_hashbrown}:\n{pliron}"
+    );
+    assert!(
+        stderr.contains("hashbrown 0.12.3 -> ") && stderr.contains("(for pliron "),
         "{stderr}"
     );
     assert!(

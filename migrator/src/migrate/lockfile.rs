@@ -2,8 +2,10 @@
 //! (and what they need) are updated, with `cargo update -p burn`, never a fresh resolution that
 //! would drag unrelated crates to new versions. Crates the project shares with Burn 0.22 then
 //! move up to at least the versions Burn 0.22's pinned lockfile builds with (an older
-//! `combine` or `systemstat` the project had locked breaks Burn's own build). What moved is
-//! reported.
+//! `combine` or `systemstat` the project had locked breaks Burn's own build), and a crate Burn
+//! 0.22 brings in depends on what the pinned lock gives it, not on an older release the project
+//! happened to have locked (`pliron` 0.19 asks for `hashbrown = "0"` and does not build with the
+//! 0.12 a project already had). What moved is reported.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -89,6 +91,215 @@ pub fn behind_pinned(project_lock: &str, pinned_lock: &str) -> Vec<(String, Stri
         }
     }
     out
+}
+
+/// A dependency edge of a package that both lockfiles have at the same version, which the
+/// project's lock resolves to an older release than the pinned lock does: cargo prefers a
+/// version already locked when it adds a package, however old, if the requirement allows it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct StaleEdge {
+    /// The package whose dependency it is, as `name version`.
+    pub package: String,
+    pub dependency: String,
+    pub locked: String,
+    pub pinned: String,
+}
+
+/// Each package's dependency edges, `(name, version)` -> dependency name -> resolved versions
+/// (more than one where a package renames a dependency to use two of its releases).
+type Edges = BTreeMap<(String, String), BTreeMap<String, BTreeSet<String>>>;
+
+/// The dependency edges of a lockfile. An edge names `dep`, `dep version` or
+/// `dep version (source)`; a bare name is the one version of it the lock has.
+fn edges(lock: &str) -> Edges {
+    let all = versions(lock);
+    let mut out = Edges::new();
+    let Ok(doc) = lock.parse::<toml_edit::DocumentMut>() else {
+        return out;
+    };
+    let Some(packages) = doc.get("package").and_then(|p| p.as_array_of_tables()) else {
+        return out;
+    };
+    for package in packages.iter() {
+        let field = |key| {
+            package
+                .get(key)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let (Some(name), Some(version)) = (field("name"), field("version")) else {
+            continue;
+        };
+        let mut resolved: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let dependencies = package.get("dependencies").and_then(|d| d.as_array());
+        for edge in dependencies
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.as_str())
+        {
+            let mut words = edge.split_whitespace();
+            let Some(dependency) = words.next() else {
+                continue;
+            };
+            let version = match words.next() {
+                Some(version) => Some(version.to_string()),
+                None => all
+                    .get(dependency)
+                    .filter(|v| v.len() == 1)
+                    .and_then(|v| v.first().cloned()),
+            };
+            if let Some(version) = version {
+                resolved
+                    .entry(dependency.to_string())
+                    .or_default()
+                    .insert(version);
+            }
+        }
+        out.insert((name, version), resolved);
+    }
+    out
+}
+
+/// The one element of a set that has exactly one.
+fn only(set: &BTreeSet<String>) -> Option<&String> {
+    (set.len() == 1).then(|| set.first()).flatten()
+}
+
+/// Edges the project's lock resolves older than the pinned lock, for the same package at the
+/// same version, where the project's lock also has the pinned release of the dependency (so
+/// pointing the edge at it adds nothing to the graph).
+pub fn stale_edges(project_lock: &str, pinned_lock: &str) -> Vec<StaleEdge> {
+    let project_versions = versions(project_lock);
+    let pinned_edges = edges(pinned_lock);
+    let newer = |locked: &str, pinned: &str| match (Version::parse(locked), Version::parse(pinned))
+    {
+        (Ok(locked), Ok(pinned)) => locked < pinned,
+        _ => false,
+    };
+    let mut out = Vec::new();
+    for (key, resolved) in edges(project_lock) {
+        let Some(pinned) = pinned_edges.get(&key) else {
+            continue;
+        };
+        for (dependency, locked) in resolved {
+            // One release on each side: a package that uses two releases of a crate is left
+            // as cargo resolved it.
+            let (Some(wanted), Some(locked)) =
+                (pinned.get(&dependency).and_then(only), only(&locked))
+            else {
+                continue;
+            };
+            let available = project_versions
+                .get(&dependency)
+                .is_some_and(|v| v.contains(wanted));
+            if available && newer(locked, wanted) {
+                out.push(StaleEdge {
+                    package: format!("{} {}", key.0, key.1),
+                    locked: locked.clone(),
+                    dependency,
+                    pinned: wanted.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Points each stale edge at the pinned release, in the lockfile's own text (cargo has no
+/// command that moves one package's edge), then lets cargo read the result back: cargo keeps
+/// an edge its requirement allows and rewrites the lockfile without what nothing uses any
+/// more. The edges cargo kept are reported as aligned, the others as not; a lockfile cargo
+/// rejects is put back as it was.
+fn repoint_stale_edges(
+    root: &Path,
+    lock_path: &Path,
+    update: &mut LockUpdate,
+) -> Result<(), Error> {
+    let io = |source| Error::Io {
+        path: lock_path.to_path_buf(),
+        source,
+    };
+    let text = std::fs::read_to_string(lock_path).map_err(io)?;
+    let stale = stale_edges(&text, crate::rules::framework::BURN_0_22_LOCK);
+    if stale.is_empty() {
+        return Ok(());
+    }
+    let Ok(mut doc) = text.parse::<toml_edit::DocumentMut>() else {
+        return Ok(());
+    };
+    if let Some(packages) = doc
+        .get_mut("package")
+        .and_then(|p| p.as_array_of_tables_mut())
+    {
+        for package in packages.iter_mut() {
+            let field = |key| package.get(key).and_then(|v| v.as_str()).unwrap_or("");
+            let key = format!("{} {}", field("name"), field("version"));
+            let Some(dependencies) = package
+                .get_mut("dependencies")
+                .and_then(|d| d.as_array_mut())
+            else {
+                continue;
+            };
+            for edge in stale.iter().filter(|e| e.package == key) {
+                let position = dependencies.iter().position(|d| {
+                    d.as_str().is_some_and(|d| {
+                        let mut words = d.split_whitespace();
+                        words.next() == Some(edge.dependency.as_str())
+                            && words.next().is_none_or(|v| v == edge.locked)
+                    })
+                });
+                if let Some(position) = position {
+                    dependencies.replace(position, format!("{} {}", edge.dependency, edge.pinned));
+                }
+            }
+        }
+    }
+    std::fs::write(lock_path, doc.to_string()).map_err(io)?;
+    let read_back = ["metadata", "--quiet", "--format-version", "1"];
+    let mut output = cargo(root, &[&read_back[..], &["--offline"]].concat())?;
+    if !output.status.success() {
+        output = cargo(root, &read_back)?;
+    }
+    let now = std::fs::read_to_string(lock_path).map_err(io)?;
+    let kept = edges(&now);
+    // One line per move, naming every package that takes it (`windows-sys` moves for many).
+    let mut moves: BTreeMap<(bool, &str, &str, &str), Vec<&str>> = BTreeMap::new();
+    for edge in &stale {
+        let (name, version) = edge.package.split_once(' ').unwrap_or_default();
+        let moved = kept
+            .get(&(name.to_string(), version.to_string()))
+            .and_then(|d| d.get(&edge.dependency))
+            .and_then(only)
+            == Some(&edge.pinned);
+        let key = (
+            output.status.success() && moved,
+            edge.dependency.as_str(),
+            edge.locked.as_str(),
+            edge.pinned.as_str(),
+        );
+        moves.entry(key).or_default().push(&edge.package);
+    }
+    let why = if output.status.success() {
+        "cargo kept the old edge".to_string()
+    } else {
+        first_error_line(&output)
+    };
+    for ((moved, dependency, locked, pinned), packages) in moves {
+        let packages = packages.join(", ");
+        if moved {
+            update.aligned.push(format!(
+                "{dependency} {locked} -> {pinned} (for {packages})"
+            ));
+        } else {
+            update.not_aligned.push(format!(
+                "{dependency} {locked} for {packages} (Burn 0.22 builds with {pinned}): {why}"
+            ));
+        }
+    }
+    if !output.status.success() {
+        std::fs::write(lock_path, text).map_err(io)?;
+    }
+    Ok(())
 }
 
 /// A project without a lockfile gets one, seeded from Burn 0.22's pinned lock: a fresh
@@ -229,6 +440,7 @@ pub fn update(root: &Path, direct: &BTreeSet<String>) -> Result<Option<LockUpdat
             ));
         }
     }
+    repoint_stale_edges(root, &lock_path, &mut update)?;
     let after = read()?;
     let (old, new) = (versions(&before), versions(&after));
     let names: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
@@ -272,6 +484,81 @@ mod tests {
             .iter()
             .map(|(n, v)| format!("[[package]]\nname = \"{n}\"\nversion = \"{v}\"\n\n"))
             .collect()
+    }
+
+    #[test]
+    fn edges_older_than_the_pinned_lock_are_stale_when_the_pinned_release_is_locked() {
+        let project = r#"[[package]]
+name = "pliron"
+version = "0.19.0"
+dependencies = [
+ "combine",
+ "hashbrown 0.12.3",
+ "spin",
+]
+
+[[package]]
+name = "tool"
+version = "1.0.0"
+dependencies = [
+ "hashbrown 0.12.3",
+]
+
+[[package]]
+name = "combine"
+version = "4.6.9"
+
+[[package]]
+name = "spin"
+version = "0.9.8"
+
+[[package]]
+name = "hashbrown"
+version = "0.12.3"
+
+[[package]]
+name = "hashbrown"
+version = "0.17.2"
+"#;
+        let pinned = r#"[[package]]
+name = "pliron"
+version = "0.19.0"
+dependencies = [
+ "combine",
+ "hashbrown",
+ "spin",
+]
+
+[[package]]
+name = "tool"
+version = "2.0.0"
+dependencies = [
+ "hashbrown",
+]
+
+[[package]]
+name = "combine"
+version = "4.6.9"
+
+[[package]]
+name = "spin"
+version = "0.10.0"
+
+[[package]]
+name = "hashbrown"
+version = "0.17.2"
+"#;
+        // `tool` is another version in the pinned lock, `combine` already agrees, and the
+        // pinned `spin` is not in the project's lock (pointing at it would add a package).
+        assert_eq!(
+            stale_edges(project, pinned),
+            vec![StaleEdge {
+                package: "pliron 0.19.0".into(),
+                dependency: "hashbrown".into(),
+                locked: "0.12.3".into(),
+                pinned: "0.17.2".into(),
+            }]
+        );
     }
 
     #[test]
