@@ -118,6 +118,29 @@ fn checkpointed_autodiff_and_fusion_fold_into_the_device() {
     assert!(manual.is_empty(), "{manual:?}");
 }
 
+/// A custom backward op names a checkpointing strategy for `prepare`, not for a backend type:
+/// its import is backend-extension API that stays, reported, for the person porting the op.
+/// (The op does not compile on 0.22 until they do: not an example.)
+#[test]
+fn a_strategy_named_by_a_custom_backward_op_keeps_its_import() {
+    let (out, manual) = port(
+        "use burn::backend::autodiff::checkpoint::strategy::NoCheckpointing;\nuse burn::backend::autodiff::ops::{Backward, OpsKind};\n\nfn track<B: burn::tensor::backend::Backend, O: Backward<B, 1>>(op: O, nodes: [burn::backend::autodiff::NodeId; 1]) {\n    let _ = op.prepare::<NoCheckpointing>(nodes);\n}\n",
+    );
+    assert!(
+        out.starts_with("use burn::backend::autodiff::checkpoint::strategy::NoCheckpointing;\n"),
+        "{out}"
+    );
+    assert!(
+        manual.contains(&RuleKey::from(RuleId::BackendExtensionTrait)),
+        "{manual:?}"
+    );
+    // As the wrapper type's argument it goes with the backend type, as before.
+    let (out, _) = port(
+        "use burn::backend::autodiff::checkpoint::strategy::NoCheckpointing;\nuse burn::backend::{Autodiff, NdArray};\nuse burn::prelude::*;\n\ntype Train = Autodiff<NdArray, NoCheckpointing>;\n\nfn main() {\n    let x = Tensor::<Train, 1>::ones([2], &Default::default());\n    println!(\"{x}\");\n}\n",
+    );
+    assert!(!out.contains("NoCheckpointing"), "{out}");
+}
+
 #[test]
 fn a_backend_trait_re_exported_by_another_file_is_burns() {
     let lib = "pub mod compute {\n    pub use burn::tensor::backend::Backend as Compute;\n}\n";

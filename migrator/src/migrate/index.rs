@@ -13,7 +13,9 @@ use rayon::prelude::*;
 use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, Wrapper};
 use crate::rules::RuleSet;
-use crate::util::syntax::{path_as_ident, segment_names, type_as_ident};
+use crate::util::syntax::{
+    outermost_segment_name, path_as_ident, segment_name, segment_names, type_as_ident,
+};
 
 /// Burn's traits that a backend type parameter is bounded by.
 const BURN_BACKEND_TRAITS: &[&str] = &["Backend", "AutodiffBackend"];
@@ -620,10 +622,11 @@ impl Index {
     /// not), or through a project module that re-exports Burn's item. An item the file
     /// defines itself shadows Burn's names, as an explicit import shadows a glob.
     pub fn burn_name(&self, file: usize, path: &ast::Path) -> Option<String> {
-        let names = segment_names(path);
-        let (last, qualifier) = names.split_last()?;
+        // Asked of every path by several rules: only the first and last names matter, so the
+        // path's names are not collected.
+        let last = &segment_name(&path.segment()?);
         let file_names = self.files.get(file)?;
-        if let Some(first) = qualifier.first() {
+        if let Some(first) = &outermost_segment_name(path) {
             if is_burn_crate(first) || file_names.burn_imports.contains_key(first) {
                 return Some(last.clone());
             }
@@ -898,11 +901,11 @@ impl Index {
 
     /// Burn's name for a path that refers into a Burn backend module, if it does.
     pub fn burn_backend_name(&self, file: usize, path: &ast::Path) -> Option<String> {
-        let names = segment_names(path);
-        let last = names.last()?.clone();
-        if names.len() == 1 {
+        let last = segment_name(&path.segment()?);
+        if path.qualifier().is_none() {
             return self.files.get(file)?.backend_names.get(&last).cloned();
         }
+        let names = segment_names(path);
         if is_backend_module_path(&names[..names.len() - 1], &self.backend_crates) {
             return Some(last);
         }

@@ -18,6 +18,20 @@ pub fn segment_names(path: &ast::Path) -> Vec<String> {
     names
 }
 
+/// The name of a qualified path's outermost segment (`burn` of `burn::tensor::Tensor`), as
+/// `segment_names(path)[0]` without collecting the others; `None` for a single segment.
+pub fn outermost_segment_name(path: &ast::Path) -> Option<String> {
+    let mut outermost = None;
+    let mut current = path.qualifier();
+    while let Some(p) = current {
+        if let Some(segment) = p.segment() {
+            outermost = Some(segment);
+        }
+        current = p.qualifier();
+    }
+    outermost.map(|segment| segment_name(&segment))
+}
+
 pub fn segment_name(segment: &ast::PathSegment) -> String {
     match segment.name_ref() {
         Some(name) => name.text().to_string(),

@@ -164,7 +164,9 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         // The rest is backend-extension API (`KernelSource`, `CubeTensor`, `WgpuRuntime`): a
         // custom kernel's, which 0.22 keeps under `burn::backend` with the `extension`
         // feature. It stays for the person who ports the kernel, and is reported.
-        if is_backend_module_path(module, crates) && !ctx.index.replaces_backend_name(last) {
+        let extension_api =
+            !ctx.index.replaces_backend_name(last) || strategy_outside_wrapper_types(ctx, last);
+        if is_backend_module_path(module, crates) && extension_api {
             ctx.push(Change::manual(
                 tree.syntax().text_range(),
                 RuleId::BackendExtensionTrait,
@@ -384,6 +386,30 @@ fn phantom_data_stays(ctx: &FileCtx) -> bool {
         }
     }
     !removed_any
+}
+
+/// Whether `name`, a checkpointing strategy (`NoCheckpointing`), is named outside `use` items
+/// other than as a generic argument of a wrapper type (`Autodiff<B, NoCheckpointing>`, which
+/// becomes a device): a custom backward op's `prepare::<NoCheckpointing>(..)` keeps it.
+fn strategy_outside_wrapper_types(ctx: &FileCtx, name: &str) -> bool {
+    if !name.ends_with("Checkpointing") {
+        return false;
+    }
+    let wrapper_argument = |name_ref: &ast::NameRef| {
+        let segment = name_ref
+            .syntax()
+            .ancestors()
+            .find_map(ast::GenericArgList::cast)
+            .and_then(|args| args.syntax().parent())
+            .and_then(ast::PathSegment::cast);
+        segment.and_then(|s| s.name_ref()).is_some_and(|wrapper| {
+            (ctx.index.wrappers.iter()).any(|w| w.types.iter().any(|t| *t == wrapper.text()))
+        })
+    };
+    ctx.nodes::<ast::NameRef>()
+        .filter(|n| n.text() == name)
+        .filter(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
+        .any(|n| !wrapper_argument(&n))
 }
 
 /// Whether `name` occurs as a path segment outside `use` items (a bound, an impl, a path).

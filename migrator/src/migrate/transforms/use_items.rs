@@ -8,13 +8,26 @@ use super::context::FileCtx;
 use crate::util::syntax::segment_names;
 
 /// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
+/// Called for every path against every rule's pattern, so it compares in place.
 pub fn path_matches(full: &[String], pattern: &str) -> bool {
-    let parts: Vec<&str> = pattern.split("::").collect();
-    match parts.split_last() {
-        Some((&"*", module)) => {
-            full.len() > module.len() && full.iter().zip(module).all(|(a, b)| a == b)
+    if pattern == "*" {
+        return !full.is_empty();
+    }
+    let (module, glob) = match pattern.strip_suffix("::*") {
+        Some(module) => (module, true),
+        None => (pattern, false),
+    };
+    let mut matched = 0;
+    for part in module.split("::") {
+        if full.get(matched).map(String::as_str) != Some(part) {
+            return false;
         }
-        _ => full.len() == parts.len() && full.iter().zip(&parts).all(|(a, b)| a == b),
+        matched += 1;
+    }
+    if glob {
+        full.len() > matched
+    } else {
+        full.len() == matched
     }
 }
 
@@ -119,5 +132,27 @@ pub fn import_anchor(ctx: &FileCtx) -> ra_ap_syntax::TextSize {
     match anchor {
         Some(item) => crate::util::syntax::line_removal_range(item.syntax()).start(),
         None => file.syntax().text_range().end(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_matches;
+
+    #[test]
+    fn paths_match_exact_patterns_and_globs_of_their_module() {
+        let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
+        let tensor = path("burn::tensor::Tensor");
+        assert!(path_matches(&tensor, "burn::tensor::Tensor"));
+        assert!(path_matches(&tensor, "burn::tensor::*"));
+        assert!(path_matches(&tensor, "burn::*"));
+        assert!(path_matches(&tensor, "*"));
+        assert!(!path_matches(&tensor, "burn::tensor"));
+        assert!(!path_matches(&tensor, "burn::tensor::Tensor::*"));
+        assert!(!path_matches(&tensor, "burn::tensor::Tensor::new"));
+        assert!(!path_matches(&tensor, "burn::tensor::Tens*"));
+        assert!(!path_matches(&tensor, "burn::nn::*"));
+        assert!(!path_matches(&path("burn"), "burn::*"));
+        assert!(!path_matches(&[], "*"));
     }
 }
