@@ -13,7 +13,8 @@
 # lists on the port (`left`, must equal `manual`), cargo check errors (`nobuild` when cargo
 # could not load or resolve the port), how many sit at a finding of the port (`reported`,
 # scripts/corpus-errors.py) and how many do not, failing packages; a row
-# whose arguments are `-` is ported but not checked (it cannot build here). Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
+# whose arguments are `-` is ported but not checked (it cannot build here); a sixth column runs
+# in the port before the check (ddrs: `cuda`, which needs CubeCL's LLVM download, left out). Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
 # `cargo check` (errors then read `-`); BURN_MIGRATE names the binary (default: a release
 # build of this checkout).
 set -euo pipefail
@@ -32,7 +33,7 @@ fi
 mkdir -p "$work"
 
 printf '%-13s %8s %6s %6s %6s %7s %8s %6s  %s\n' project apply_s fixed manual left errors reported others failing_packages
-while IFS=$'\t' read -r name folder scope prep args; do
+while IFS=$'\t' read -r name folder scope prep args check_prep; do
     [[ -z "$name" || "$name" == \#* ]] && continue
     if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "$name"; then
         continue
@@ -71,6 +72,9 @@ print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
     # shellcheck disable=SC2086 # the listed arguments are words
     # The machine's toolchain, whatever the project pins (a pin to an uninstalled toolchain
     # would make rustup try to download it).
+    # A step between the port and the check, for what cannot build here (CubeCL's LLVM
+    # download): the row says what it changes, and the results table says so too.
+    [[ -n "${check_prep:-}" && "$check_prep" != "-" ]] && (cd "$dir" && eval "$check_prep")
     (cd "$dir" && RUSTUP_TOOLCHAIN=${CORPUS_TOOLCHAIN:-stable} flock "$lock" cargo check --keep-going $args --message-format short) \
         > "$log.check-0.22.log" 2>&1 || true
     # Each error matched to the findings --check lists on the port (scripts/corpus-errors.py):
