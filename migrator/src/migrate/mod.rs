@@ -704,6 +704,14 @@ fn rewrite_manifests(
     // member's `linalg` is no other member's business); a workspace root's, what the whole
     // workspace's code names. Each question is answered once per scope.
     let answers: RefCell<HashMap<(Option<usize>, String), bool>> = RefCell::new(HashMap::new());
+    // A package's files, found once: a package asks dozens of questions, each of which would
+    // otherwise walk every file of the workspace.
+    let mut files_of_package: Vec<Vec<usize>> = vec![Vec::new(); workspace.packages.len()];
+    for (i, file) in workspace.files.iter().enumerate() {
+        if let Some(files) = files_of_package.get_mut(file.package) {
+            files.push(i);
+        }
+    }
     let mut paths: Vec<PathBuf> = workspace
         .packages
         .iter()
@@ -736,10 +744,10 @@ fn rewrite_manifests(
             let code_uses = |needle: &str| {
                 *(answers.borrow_mut())
                     .entry((package, needle.to_string()))
-                    .or_insert_with(|| {
-                        (sources.par_iter().zip(&workspace.files))
-                            .filter(|(_, file)| package.is_none_or(|p| file.package == p))
-                            .any(|(ported, _)| names_path(&ported.migrated, needle))
+                    .or_insert_with(|| match package {
+                        Some(p) => (files_of_package.get(p).into_iter().flatten())
+                            .any(|&f| names_path(&sources[f].migrated, needle)),
+                        None => sources.par_iter().any(|f| names_path(&f.migrated, needle)),
                     })
             };
             let features = manifest::FeatureRules {
