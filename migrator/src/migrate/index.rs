@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use ra_ap_syntax::ast::{self, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
-use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+use ra_ap_syntax::{AstNode, NodeOrToken, SyntaxNode, TextRange};
 
 use rayon::prelude::*;
 
@@ -158,20 +158,34 @@ pub struct Index {
 
 /// The items of every file that can have generic parameters (ADTs, traits, aliases,
 /// functions, impls, consts), in file order and each file's preorder: what the index's
-/// cross-file rounds look at again and again, found by one walk per file.
+/// cross-file rounds look at again and again.
 struct FileItems {
     roots: Vec<SyntaxNode>,
     owners: Vec<Vec<ast::AnyHasGenericParams>>,
 }
 
 impl FileItems {
-    fn collect(files: &[SourceFile]) -> FileItems {
+    /// The items at `ranges` (per file, from `file_facts`' walk, which runs in parallel):
+    /// syntax nodes are not `Send`, so the one thread that uses them finds each item from its
+    /// range instead of walking every tree again.
+    fn at(files: &[SourceFile], ranges: &[Vec<TextRange>]) -> FileItems {
         let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
         let owners = roots
             .iter()
-            .map(|root| {
-                root.descendants()
-                    .filter_map(ast::AnyHasGenericParams::cast)
+            .zip(ranges)
+            .map(|(root, ranges)| {
+                ranges
+                    .iter()
+                    .filter_map(|&range| {
+                        let covering = match root.covering_element(range) {
+                            NodeOrToken::Node(node) => node,
+                            NodeOrToken::Token(token) => token.parent()?,
+                        };
+                        covering
+                            .ancestors()
+                            .take_while(|node| node.text_range() == range)
+                            .find_map(ast::AnyHasGenericParams::cast)
+                    })
                     .collect()
             })
             .collect();
@@ -203,11 +217,13 @@ impl Index {
             backend_crates: rules.backend_table().crate_modules(),
             ..Index::default()
         };
-        // What each file imports and defines: per file, so in parallel.
-        index.files = files
+        // What each file imports and defines, and where its generic items are: one walk per
+        // file, in parallel.
+        let (names, item_ranges): (Vec<FileNames>, Vec<Vec<TextRange>>) = files
             .par_iter()
-            .map(|f| file_names(f.tree().syntax(), &index.backend_crates))
-            .collect();
+            .map(|f| file_facts(f.tree().syntax(), &index.backend_crates))
+            .unzip();
+        index.files = names;
         for names in &index.files {
             index.workspace_burn_imports.extend(
                 (names.burn_imports.iter()).map(|(local, burn)| (local.clone(), burn.clone())),
@@ -218,8 +234,8 @@ impl Index {
                 .extend(names.local_items.iter().cloned());
         }
         // Every step below looks at the generic-capable items (traits, aliases, ADTs,
-        // functions, impls) only: one walk per file finds them all.
-        let items = FileItems::collect(files);
+        // functions, impls) only.
+        let items = FileItems::at(files, &item_ranges);
         index.workspace_generic_fns = items
             .of::<ast::Fn>()
             .map(|(_, f)| f)
@@ -1231,28 +1247,36 @@ fn marks_only_backends(ty: &ast::Type, backends: &[BackendParam]) -> bool {
 }
 
 /// Collects what a file imports, and the names of the items it defines.
-fn file_names(root: &SyntaxNode, crates: &[String]) -> FileNames {
+/// What a file imports and defines, and the ranges of its items that can have generic
+/// parameters (in preorder), from one walk of its tree.
+fn file_facts(root: &SyntaxNode, crates: &[String]) -> (FileNames, Vec<TextRange>) {
     let mut names = FileNames::default();
-    for use_item in root.descendants().filter_map(ast::Use::cast) {
-        if let Some(tree) = use_item.use_tree() {
-            collect_use_tree(&tree, &mut Vec::new(), &mut names, crates);
+    let mut generic_items = Vec::new();
+    for node in root.descendants() {
+        let kind = node.kind();
+        if let Some(use_item) = ast::Use::cast(node.clone()) {
+            if let Some(tree) = use_item.use_tree() {
+                collect_use_tree(&tree, &mut Vec::new(), &mut names, crates);
+            }
+            continue;
+        }
+        if ast::AnyHasGenericParams::can_cast(kind) {
+            generic_items.push(node.text_range());
+        }
+        let defines_a_name = ast::Adt::can_cast(kind)
+            || ast::Trait::can_cast(kind)
+            || ast::TypeAlias::can_cast(kind);
+        // Associated types (`type Device;` in a trait) are not items of the module.
+        let associated = node
+            .parent()
+            .is_some_and(|p| ast::AssocItemList::can_cast(p.kind()));
+        if defines_a_name && !associated {
+            if let Some(name) = ast::AnyHasName::cast(node).and_then(|n| n.name()) {
+                names.local_items.insert(name.text().to_string());
+            }
         }
     }
-    names.local_items = root
-        .descendants()
-        .filter(|node| {
-            ast::Adt::can_cast(node.kind())
-                || ast::Trait::can_cast(node.kind())
-                || ast::TypeAlias::can_cast(node.kind())
-        })
-        // Associated types (`type Device;` in a trait) are not items of the module.
-        .filter(|node| {
-            node.parent()
-                .is_none_or(|p| !ast::AssocItemList::can_cast(p.kind()))
-        })
-        .filter_map(|node| Some(ast::AnyHasName::cast(node)?.name()?.text().to_string()))
-        .collect();
-    names
+    (names, generic_items)
 }
 
 fn collect_use_tree(
