@@ -73,6 +73,12 @@ pub fn uses(ctx: &FileCtx) -> Vec<Use> {
         let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
             continue;
         };
+        // Cheap filter before the scope lookup: a backend parameter is a type parameter some
+        // item of the file declares.
+        let text = name.text().to_string();
+        if !ctx.declares_type_param(&text) {
+            continue;
+        }
         if path
             .syntax()
             .ancestors()
@@ -80,9 +86,6 @@ pub fn uses(ctx: &FileCtx) -> Vec<Use> {
         {
             continue;
         }
-        let text = name.text().to_string();
-        // Cheap filter before the scope lookup: a backend parameter is declared somewhere
-        // around the path, so some item above it has generic parameters.
         let scope = ctx.backends_in_scope(path.syntax());
         if scope.iter().any(|b| b.name == text) {
             out.push(Use {

@@ -2,10 +2,10 @@
 //! Transforms import this module, never `transforms/mod.rs`, which imports them.
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams};
+use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams, HasName};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange};
 
 use crate::edit::Change;
@@ -45,6 +45,7 @@ pub struct FileCtx<'a> {
     /// makes no edit inside, whichever rule proposes it; findings there stay.
     pub hands_off: Vec<TextRange>,
     scope_cache: RefCell<HashMap<TextRange, Vec<BackendParam>>>,
+    type_param_names: std::cell::OnceCell<HashSet<String>>,
     /// The file's syntax tree, rooted once for every transform (a root is per thread).
     root: SyntaxNode,
     /// The tree's nodes of the kinds transforms look for (`is_listed`) in preorder, collected
@@ -74,6 +75,7 @@ impl<'a> FileCtx<'a> {
             device_choices: Vec::new(),
             hands_off: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
+            type_param_names: std::cell::OnceCell::new(),
             nodes: root.descendants().filter(|n| is_listed(n.kind())).collect(),
             root,
         }
@@ -121,6 +123,25 @@ impl<'a> FileCtx<'a> {
         if !self.needed_imports.contains(path) {
             self.needed_imports.insert(path.to_string());
         }
+    }
+
+    /// Whether some item of the file declares a type parameter `name`: every backend
+    /// parameter is one, so a name that is not needs no scope lookup.
+    pub fn declares_type_param(&self, name: &str) -> bool {
+        self.type_param_names
+            .get_or_init(|| {
+                self.nodes::<ast::AnyHasGenericParams>()
+                    .filter_map(|owner| owner.generic_param_list())
+                    .flat_map(|list| list.generic_params())
+                    .filter_map(|param| match param {
+                        ast::GenericParam::TypeParam(param) => {
+                            Some(param.name()?.text().to_string())
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .contains(name)
     }
 
     /// Backend parameters declared by `node` (when it is an item) or any item around it.
