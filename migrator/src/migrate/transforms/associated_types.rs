@@ -12,7 +12,15 @@ use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.nodes::<ast::Path>() {
-        let scope = ctx.backends_in_scope(path.syntax());
+        // The backend scope matters only to `..::Gradients` and `..::Device`: most paths are
+        // neither, and the scope lookup walks every item around them.
+        let last = path.segment().and_then(|s| s.name_ref());
+        let scoped = last.is_some_and(|n| n.text() == "Gradients" || n.text() == "Device");
+        let scope = if scoped {
+            ctx.backends_in_scope(path.syntax())
+        } else {
+            Vec::new()
+        };
         let replacement =
             if is_backend_gradients(&path, &scope) || concrete_gradients_owner(ctx, &path) {
                 Some((

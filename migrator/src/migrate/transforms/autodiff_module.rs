@@ -8,19 +8,24 @@ use ra_ap_syntax::AstNode;
 use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
-use crate::util::syntax::{path_as_ident, segment_names};
+use crate::util::syntax::{path_as_ident, segment_name};
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.nodes::<ast::Path>() {
-        if path
+        // The last segment's name first: most paths name none of these.
+        let Some(last) = path.segment().map(|s| segment_name(&s)) else {
+            continue;
+        };
+        if !matches!(
+            last.as_str(),
+            "AutodiffModule" | "from_inner" | "InnerModule"
+        ) || path
             .syntax()
             .ancestors()
             .any(|a| ast::UseTree::can_cast(a.kind()))
         {
             continue;
         }
-        let names = segment_names(&path);
-        let Some(last) = names.last() else { continue };
         if last == "AutodiffModule"
             && ast::PathType::can_cast(
                 path.syntax()
