@@ -91,9 +91,10 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
         Output::Findings => Passes::AsFindingsNeed,
         Output::Port => Passes::ToFixedPoint,
     };
-    report.files = time("rewrite", || {
-        rewrite_sources(&workspace.files, rules, report.already_migrated, passes)
+    let (files, ported) = time("rewrite", || {
+        rewrite_sources_parsed(&workspace.files, rules, report.already_migrated, passes)
     })?;
+    report.files = files;
     leave_unparsable(&workspace.files, &mut report.files);
     report.manifests = time("manifests", || {
         rewrite_manifests(&workspace, rules, &report.files)
@@ -107,7 +108,7 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
     marker_findings(&mut report, rules);
     if !report.already_migrated && output == Output::Port {
         time("keep findings visible", || {
-            keep_findings_visible(&mut report, &workspace.files, rules)
+            keep_findings_visible(&mut report, &workspace.files, ported, rules)
         })?;
     }
     Ok(report)
@@ -120,6 +121,7 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
 fn keep_findings_visible(
     report: &mut Report,
     files: &[SourceFile],
+    parsed: Vec<SourceFile>,
     rules: &RuleSet,
 ) -> Result<(), Error> {
     let manual = |c: &&Change| !is_applied(c, rules);
@@ -134,11 +136,14 @@ fn keep_findings_visible(
     if candidates.is_empty() || files.len() != report.files.len() {
         return Ok(());
     }
-    // The whole workspace as ported: the index needs every file.
-    let ported: Vec<SourceFile> = files
-        .iter()
-        .zip(&report.files)
-        .map(|(f, o)| {
+    // The whole workspace as ported: the index needs every file. The rewrite's last pass
+    // parsed it already; a file whose text it does not hold (left unchanged after an error)
+    // is parsed here.
+    let ported: Vec<SourceFile> = (files.par_iter().zip(parsed).zip(&report.files))
+        .map(|((f, parsed), o)| {
+            if parsed.text == o.migrated {
+                return parsed;
+            }
             SourceFile::from_text(
                 f.path.clone(),
                 f.display.clone(),
@@ -304,6 +309,17 @@ pub fn rewrite_sources(
     migrated: bool,
     passes: Passes,
 ) -> Result<Vec<FileOutcome>, Error> {
+    rewrite_sources_parsed(files, rules, migrated, passes).map(|(outcomes, _)| outcomes)
+}
+
+/// `rewrite_sources`, also returning the last pass's parse of each file (the port's text,
+/// where the port changed it and the passes reached a fixed point; the file's own otherwise).
+fn rewrite_sources_parsed(
+    files: &[SourceFile],
+    rules: &RuleSet,
+    migrated: bool,
+    passes: Passes,
+) -> Result<(Vec<FileOutcome>, Vec<SourceFile>), Error> {
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
         .map(|f| FileOutcome {
@@ -349,7 +365,7 @@ pub fn rewrite_sources(
                         outcome.migrated = text;
                     }
                 }
-                return Ok(outcomes);
+                return Ok((outcomes, current));
             }
         }
         let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: parse"), || {
@@ -412,7 +428,7 @@ pub fn rewrite_sources(
             let found = crate::migrate::suppress::apply(found, &mut outcome.suppressions);
             outcome.changes.extend(found);
         });
-    Ok(outcomes)
+    Ok((outcomes, current))
 }
 
 /// A file that does not parse is left as it is: rules cannot know what its broken part
