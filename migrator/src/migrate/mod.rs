@@ -125,15 +125,10 @@ fn keep_findings_visible(
     rules: &RuleSet,
 ) -> Result<(), Error> {
     let manual = |c: &&Change| !is_applied(c, rules);
-    let candidates: Vec<usize> = (0..report.files.len())
-        .filter(|&i| {
-            let f = &report.files[i];
-            // Unchanged files too: what code on 0.22 is not checked for (macro input naming
-            // `burn::backend::Wgpu`) would vanish from `--check` after `--apply`.
-            f.error.is_none() && f.changes.iter().any(|c| manual(&c))
-        })
-        .collect();
-    if candidates.is_empty() || files.len() != report.files.len() {
+    // Unchanged files too: what code on 0.22 is not checked for (macro input naming
+    // `burn::backend::Wgpu`) would vanish from `--check` after `--apply`.
+    let candidate = |f: &FileOutcome| f.error.is_none() && f.changes.iter().any(|c| manual(&c));
+    if !report.files.iter().any(candidate) || files.len() != report.files.len() {
         return Ok(());
     }
     // The whole workspace as ported: the index needs every file. The rewrite's last pass
@@ -154,54 +149,76 @@ fn keep_findings_visible(
         })
         .collect();
     let rechecked = rewrite_sources(&ported, rules, true, Passes::AsFindingsNeed)?;
-    for i in candidates {
-        let outcome = &mut report.files[i];
-        let (old_lines, new_lines) = (
-            LineIndex::new(&outcome.original),
-            LineIndex::new(&outcome.migrated),
-        );
-        let line_of = |lines: &LineIndex, offset: usize| lines.line(offset);
-        // What the check of the port sees, by rule: its findings and the markers already there.
-        let mut seen: Vec<(RuleKey, usize)> = rechecked[i]
-            .changes
-            .iter()
-            .filter(manual)
-            .map(|c| (c.rule, line_of(&new_lines, c.range.start().into())))
-            .collect();
-        seen.extend(
-            markers::find(&outcome.migrated, "//", rules)
-                .into_iter()
-                .flat_map(|m| {
-                    let line = line_of(&new_lines, m.range.start().into());
-                    std::iter::repeat_n((m.rule, line), m.count)
-                }),
-        );
-        let lines = line_map(&outcome.original, &outcome.migrated);
-        let mut missing = Vec::new();
-        for change in outcome.changes.iter().filter(manual) {
-            let old = line_of(&old_lines, change.range.start().into());
-            let new = lines.get(old).copied().unwrap_or(old);
-            // One finding of the same rule in the port answers for one here, on the same
-            // line if there is one.
-            let same_rule = |(rule, _): &(RuleKey, usize)| *rule == change.rule;
-            let found = seen
-                .iter()
-                .position(|s| same_rule(s) && (s.1 == new || s.1 + 1 == new))
-                .or_else(|| seen.iter().position(same_rule));
-            match found {
-                Some(at) => {
-                    seen.remove(at);
-                }
-                None => missing.push((new, markers::text(change.rule, &change.message))),
-            }
-        }
-        if missing.is_empty() {
-            continue;
-        }
-        let (text, _unplaced) = markers::insert_above(&outcome.migrated, missing, files[i].edition);
-        outcome.migrated = text;
-    }
+    (report.files.par_iter_mut().zip(&rechecked).zip(files))
+        .filter(|((outcome, _), _)| candidate(outcome))
+        .for_each(|((outcome, rechecked), file)| {
+            add_missing_markers(outcome, rechecked, file.edition, rules)
+        });
     Ok(())
+}
+
+/// Writes a to-do marker into `outcome`'s port for each manual finding of it that the check
+/// of the port (`rechecked`) does not list.
+fn add_missing_markers(
+    outcome: &mut FileOutcome,
+    rechecked: &FileOutcome,
+    edition: ra_ap_syntax::Edition,
+    rules: &RuleSet,
+) {
+    let manual = |c: &&Change| !is_applied(c, rules);
+    let new_lines = LineIndex::new(&outcome.migrated);
+    // What the check of the port sees, by rule: its findings and the markers already there.
+    let mut seen: Vec<(RuleKey, usize)> = rechecked
+        .changes
+        .iter()
+        .filter(manual)
+        .map(|c| (c.rule, new_lines.line(c.range.start().into())))
+        .collect();
+    seen.extend(
+        markers::find(&outcome.migrated, "//", rules)
+            .into_iter()
+            .flat_map(|m| {
+                let line = new_lines.line(m.range.start().into());
+                std::iter::repeat_n((m.rule, line), m.count)
+            }),
+    );
+    // One finding of the same rule in the port answers for one here: with as many of each
+    // rule as the file has, none is missing, whichever answers for which, and the line diff
+    // below (the costly part on a large file) is not needed.
+    let mut short: HashMap<RuleKey, isize> = HashMap::new();
+    for change in outcome.changes.iter().filter(manual) {
+        *short.entry(change.rule).or_default() += 1;
+    }
+    for (rule, _) in &seen {
+        *short.entry(*rule).or_default() -= 1;
+    }
+    if short.values().all(|&n| n <= 0) {
+        return;
+    }
+    let old_lines = LineIndex::new(&outcome.original);
+    let lines = line_map(&outcome.original, &outcome.migrated);
+    let mut missing = Vec::new();
+    for change in outcome.changes.iter().filter(manual) {
+        let old = old_lines.line(change.range.start().into());
+        let new = lines.get(old).copied().unwrap_or(old);
+        // On the same line if there is one.
+        let same_rule = |(rule, _): &(RuleKey, usize)| *rule == change.rule;
+        let found = seen
+            .iter()
+            .position(|s| same_rule(s) && (s.1 == new || s.1 + 1 == new))
+            .or_else(|| seen.iter().position(same_rule));
+        match found {
+            Some(at) => {
+                seen.remove(at);
+            }
+            None => missing.push((new, markers::text(change.rule, &change.message))),
+        }
+    }
+    if missing.is_empty() {
+        return;
+    }
+    let (text, _unplaced) = markers::insert_above(&outcome.migrated, missing, edition);
+    outcome.migrated = text;
 }
 
 /// For each line of `old`, the line of `new` it became (or where it would be, when the port
