@@ -24,7 +24,8 @@ pub struct LockUpdate {
     pub others: Vec<String>,
     /// How many of Burn's own dependencies changed version.
     pub transitive: usize,
-    /// Packages raised to Burn 0.22's pinned version, as `name old -> new`.
+    /// Packages raised to Burn 0.22's pinned version, as `name old -> new`, and dependency
+    /// edges pointed at it, as `name old -> new (for package version, ..)`.
     pub aligned: Vec<String>,
     /// Packages older than the pinned version that cargo would not raise, with cargo's reason.
     pub not_aligned: Vec<String>,
