@@ -257,6 +257,16 @@ impl<'a> FileCtx<'a> {
 /// parameters (ADTs, traits, impls, functions, aliases, consts), paths and name references,
 /// calls, `use` items, and the few other places rules rewrite.
 fn is_listed(kind: SyntaxKind) -> bool {
+    // Asked of every node of every file: answered from a table built once.
+    static TABLE: std::sync::LazyLock<Vec<bool>> = std::sync::LazyLock::new(|| {
+        (0..SyntaxKind::__LAST as u16)
+            .map(|raw| is_listed_kind(SyntaxKind::from(raw)))
+            .collect()
+    });
+    TABLE.get(kind as usize).copied().unwrap_or(false)
+}
+
+fn is_listed_kind(kind: SyntaxKind) -> bool {
     const LISTED: &[fn(SyntaxKind) -> bool] = &[
         ast::AnyHasGenericParams::can_cast,
         ast::Path::can_cast,
