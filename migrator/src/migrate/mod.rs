@@ -197,21 +197,35 @@ fn add_missing_markers(
     }
     let old_lines = LineIndex::new(&outcome.original);
     let lines = line_map(&outcome.original, &outcome.migrated);
+    let changes: Vec<(&Change, usize)> = (outcome.changes.iter().filter(manual))
+        .map(|change| {
+            let old = old_lines.line(change.range.start().into());
+            (change, lines.get(old).copied().unwrap_or(old))
+        })
+        .collect();
+    // First the findings the port shows on their own line (or the marker line above), then
+    // any of the same rule for the rest: a finding the port lost must not take the entry of
+    // one it kept, or the marker would name the wrong finding.
+    let mut answered = vec![false; changes.len()];
+    for (i, (change, new)) in changes.iter().enumerate() {
+        let on_its_line = |(rule, line): &(RuleKey, usize)| {
+            *rule == change.rule && (*line == *new || *line + 1 == *new)
+        };
+        if let Some(at) = seen.iter().position(on_its_line) {
+            seen.remove(at);
+            answered[i] = true;
+        }
+    }
     let mut missing = Vec::new();
-    for change in outcome.changes.iter().filter(manual) {
-        let old = old_lines.line(change.range.start().into());
-        let new = lines.get(old).copied().unwrap_or(old);
-        // On the same line if there is one.
-        let same_rule = |(rule, _): &(RuleKey, usize)| *rule == change.rule;
-        let found = seen
-            .iter()
-            .position(|s| same_rule(s) && (s.1 == new || s.1 + 1 == new))
-            .or_else(|| seen.iter().position(same_rule));
-        match found {
+    for ((change, new), answered) in changes.iter().zip(answered) {
+        if answered {
+            continue;
+        }
+        match seen.iter().position(|(rule, _)| *rule == change.rule) {
             Some(at) => {
                 seen.remove(at);
             }
-            None => missing.push((new, markers::text(change.rule, &change.message))),
+            None => missing.push((*new, markers::text(change.rule, &change.message))),
         }
     }
     if missing.is_empty() {
@@ -917,7 +931,54 @@ pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::names_path;
+    use super::*;
+    use ra_ap_syntax::{Edition, TextSize};
+
+    /// The port kept one of two findings of a rule (the second) and lost the first: the marker
+    /// names the lost one, not the one the port still shows.
+    #[test]
+    fn the_marker_names_the_finding_the_port_lost() {
+        let rules = RuleSet::embedded().unwrap();
+        let rule = RuleId::BackendExtensionTrait;
+        let text = "use a::Lost;\nfn f() {}\nimpl Kept for X {}\n";
+        let at = |needle: &str| {
+            let start = TextSize::from(text.find(needle).unwrap() as u32);
+            TextRange::at(start, TextSize::from(needle.len() as u32))
+        };
+        let outcome = |changes| FileOutcome {
+            path: PathBuf::from("lib.rs"),
+            display: "lib.rs".into(),
+            original: text.into(),
+            migrated: text.into(),
+            changes,
+            error: None,
+            device_choices: Vec::new(),
+            suppressions: Vec::new(),
+        };
+        let mut ported = outcome(vec![
+            Change::manual(at("use a::Lost;"), rule, "lost import"),
+            Change::manual(at("impl Kept for X {}"), rule, "kept impl"),
+        ]);
+        let rechecked = outcome(vec![Change::manual(
+            at("impl Kept for X {}"),
+            rule,
+            "kept impl",
+        )]);
+        add_missing_markers(&mut ported, &rechecked, Edition::Edition2021, &rules);
+        assert!(
+            ported.migrated.starts_with(&format!(
+                "// {}\nuse a::Lost;",
+                markers::text(rule.into(), "lost import")
+            )),
+            "{}",
+            ported.migrated
+        );
+        assert!(
+            !ported.migrated.contains("kept impl"),
+            "{}",
+            ported.migrated
+        );
+    }
 
     #[test]
     fn a_path_is_named_written_out_or_by_its_module_and_name() {
