@@ -22,9 +22,9 @@ fn port(text: &str) -> (String, Vec<RuleKey>) {
     (outcome.migrated, manual)
 }
 
-fn port_files(files: &[(&str, &str)]) -> Vec<String> {
-    let rules = RuleSet::embedded().unwrap();
-    let sources: Vec<SourceFile> = files
+/// Files of one workspace, parsed as `migrate` parses them.
+fn sources(files: &[(&str, &str)]) -> Vec<SourceFile> {
+    files
         .iter()
         .map(|(name, text)| {
             SourceFile::from_text(
@@ -35,8 +35,12 @@ fn port_files(files: &[(&str, &str)]) -> Vec<String> {
                 ra_ap_syntax::Edition::Edition2021,
             )
         })
-        .collect();
-    rewrite_sources(&sources, &rules, false, Passes::ToFixedPoint)
+        .collect()
+}
+
+fn port_files(files: &[(&str, &str)]) -> Vec<String> {
+    let rules = RuleSet::embedded().unwrap();
+    rewrite_sources(&sources(files), &rules, false, Passes::ToFixedPoint)
         .unwrap()
         .into_iter()
         .map(|o| o.migrated)
@@ -559,18 +563,7 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
     let ext =
         "pub trait Backend: burn::tensor::backend::Backend {\n    fn fused(x: u32) -> u32;\n}\n";
     let rules = RuleSet::embedded().unwrap();
-    let sources: Vec<SourceFile> = [("a.rs", ext), ("b.rs", ext)]
-        .iter()
-        .map(|(name, text)| {
-            SourceFile::from_text(
-                name.into(),
-                name.to_string(),
-                text.to_string(),
-                0,
-                ra_ap_syntax::Edition::Edition2021,
-            )
-        })
-        .collect();
+    let sources = sources(&[("a.rs", ext), ("b.rs", ext)]);
     let outcomes = rewrite_sources(&sources, &rules, false, Passes::ToFixedPoint).unwrap();
     for outcome in &outcomes {
         let rule: RuleKey = RuleId::BackendExtensionTrait.into();

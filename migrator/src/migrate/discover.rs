@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::migrate::source::{edition_of, module_declarations, SourceFile};
+use crate::rules::framework::is_burn_crate_name;
 
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -58,10 +59,6 @@ pub fn requirement_is_migrated(req: &str) -> bool {
             .ok()
     });
     matches!((major, minor), (Some(0), Some(m)) if m >= 22) || matches!(major, Some(m) if m >= 1)
-}
-
-fn is_burn_crate(name: &str) -> bool {
-    crate::rules::framework::is_burn_package(&name.replace('_', "-"))
 }
 
 /// Finds the manifest for `path`: the file itself, `path/Cargo.toml`, or the nearest one above.
@@ -152,7 +149,10 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
             .iter()
             .find(|d| d.name == "burn")
             .map(|d| d.req.to_string());
-        let uses_burn = package.dependencies.iter().any(|d| is_burn_crate(&d.name));
+        let uses_burn = package
+            .dependencies
+            .iter()
+            .any(|d| is_burn_crate_name(&d.name));
         let index = workspace.packages.len();
         workspace.packages.push(Package {
             name: package.name.to_string(),

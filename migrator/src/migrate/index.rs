@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, Wrapper};
+use crate::rules::framework::is_burn_crate_name;
 use crate::rules::RuleSet;
 use crate::util::syntax::{
     outermost_segment_name, path_as_ident, segment_name, segment_names, type_as_ident,
@@ -643,7 +644,7 @@ impl Index {
         let last = &segment_name(&path.segment()?);
         let file_names = self.files.get(file)?;
         if let Some(first) = &outermost_segment_name(path) {
-            if is_burn_crate(first) || file_names.burn_imports.contains_key(first) {
+            if is_burn_crate_name(first) || file_names.burn_imports.contains_key(first) {
                 return Some(last.clone());
             }
             let project_path = ["crate", "self", "super"].contains(&first.as_str());
@@ -951,12 +952,6 @@ pub fn is_backend_module_path(names: &[String], crates: &[String]) -> bool {
         [first, rest @ ..] if first == "burn" => rest.first().is_some_and(|s| s == "backend"),
         [first, ..] => crates.contains(first),
     }
-}
-
-/// Whether a path's first name is one of Burn's crates (`burn`, `burn_tensor`, ...), not a
-/// project crate whose name starts the same (`burn_lm_inference`).
-fn is_burn_crate(name: &str) -> bool {
-    crate::rules::framework::is_burn_crate_name(name)
 }
 
 /// The trait paths of a bound list (`Backend + Clone` -> [`Backend`, `Clone`]).
@@ -1307,7 +1302,10 @@ fn collect_use_tree(
                     .and_then(|r| r.name())
                     .map(|n| n.text().to_string())
                     .unwrap_or_else(|| imported.clone());
-                if prefix.first().is_some_and(|first| is_burn_crate(first)) {
+                if prefix
+                    .first()
+                    .is_some_and(|first| is_burn_crate_name(first))
+                {
                     names.burn_imports.insert(local, imported.clone());
                 } else {
                     names.other_imports.insert(local);
@@ -1325,7 +1323,10 @@ fn collect_use_tree(
             }
         }
         None => {
-            if prefix.first().is_some_and(|first| is_burn_crate(first)) {
+            if prefix
+                .first()
+                .is_some_and(|first| is_burn_crate_name(first))
+            {
                 names.burn_glob = true;
             } else if project_glob(prefix) {
                 names.other_glob = true;

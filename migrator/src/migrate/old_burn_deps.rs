@@ -10,6 +10,7 @@ use std::path::Path;
 use toml_edit::{DocumentMut, Item};
 
 use crate::migrate::discover::{requirement_is_migrated, Workspace};
+use crate::rules::framework::is_burn_package;
 
 /// One third-party crate built on an older Burn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,10 +21,6 @@ pub struct OldBurnDependency {
     pub burn: String,
     /// The workspace packages that depend on it directly (empty: only through other crates).
     pub users: Vec<String>,
-}
-
-fn is_burn_crate(name: &str) -> bool {
-    crate::rules::framework::is_burn_package(name)
 }
 
 /// Every third-party crate in the workspace's graph that depends on Burn before 0.22.
@@ -62,7 +59,7 @@ fn in_manifest(dir: &Path) -> Option<OldBurnDependency> {
     let doc: DocumentMut = text.parse().ok()?;
     let package = doc.get("package")?;
     let name = package.get("name")?.as_str()?;
-    if is_burn_crate(name) {
+    if is_burn_package(name) {
         return None;
     }
     let version = package
@@ -79,7 +76,7 @@ fn in_manifest(dir: &Path) -> Option<OldBurnDependency> {
         let requirement = item
             .as_str()
             .or_else(|| dep.and_then(|d| d.get("version")).and_then(Item::as_str))?;
-        (is_burn_crate(name) && !requirement_is_migrated(requirement))
+        (is_burn_package(name) && !requirement_is_migrated(requirement))
             .then(|| (name.to_string(), requirement.to_string()))
     })?;
     Some(OldBurnDependency {
@@ -160,7 +157,8 @@ fn in_lockfile(lock: &str, members: &[&str]) -> Vec<OldBurnDependency> {
         else {
             continue;
         };
-        if is_burn_crate(&name) || members.contains(&name.as_str()) || !in_build(&name, &version) {
+        if is_burn_package(&name) || members.contains(&name.as_str()) || !in_build(&name, &version)
+        {
             continue;
         }
         let dependencies = package
@@ -177,7 +175,7 @@ fn in_lockfile(lock: &str, members: &[&str]) -> Vec<OldBurnDependency> {
                 Some(version) => version.to_string(),
                 None => versions.get(dep)?.first()?.clone(),
             };
-            (is_burn_crate(dep) && !requirement_is_migrated(&version))
+            (is_burn_package(dep) && !requirement_is_migrated(&version))
                 .then(|| format!("{dep} {version}"))
         });
         if let Some(burn) = old_burn.into_iter().next() {

@@ -16,28 +16,25 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(ty) = alias.ty() else { continue };
         // `type G<IB> = Autodiff<IB>;`: a backend whatever it wraps; the device of each use
         // is written where the wrapped backend is known.
-        if ctx.index.defines_wrapper_alias(ctx.file_id, name.text()) {
-            ctx.push(Change::delete(
-                line_removal_range(alias.syntax()),
-                RuleId::BackendTypeAlias,
-                format!(
-                    "backend alias `{}` wraps a backend, which a `Device` value picks in Burn 0.22",
-                    name.text()
-                ),
-            ));
-            continue;
-        }
-        let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {
-            continue;
-        };
-        let device = device_expression(ctx.index, &spec);
-        ctx.push(Change::delete(
-            line_removal_range(alias.syntax()),
-            RuleId::BackendTypeAlias,
+        let message = if ctx.index.defines_wrapper_alias(ctx.file_id, name.text()) {
+            format!(
+                "backend alias `{}` wraps a backend, which a `Device` value picks in Burn 0.22",
+                name.text()
+            )
+        } else {
+            let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {
+                continue;
+            };
+            let device = device_expression(ctx.index, &spec);
             format!(
                 "backend alias `{}` is replaced by the device `{device}`",
                 name.text()
-            ),
+            )
+        };
+        ctx.push(Change::delete(
+            line_removal_range(alias.syntax()),
+            RuleId::BackendTypeAlias,
+            message,
         ));
     }
 }

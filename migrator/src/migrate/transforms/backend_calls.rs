@@ -61,7 +61,6 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// `<B as Backend>::seed`
 /// Text of an expression used as a method receiver, parenthesized when it needs to be.
 fn receiver_text(ctx: &FileCtx, expr: &ast::Expr) -> String {
     let text = ctx.file.slice(expr.syntax().text_range()).to_string();

@@ -52,26 +52,35 @@ pub fn run(ctx: &mut FileCtx) {
 
 /// In code already on 0.22: the imports of items the rule files list as removed, reported.
 fn report_removed_imports(ctx: &mut FileCtx) {
-    use crate::rules::DataRule;
-    let rules = ctx.rules;
     for tree in ctx.nodes::<ast::UseTree>() {
         if tree.use_tree_list().is_some() || tree.star_token().is_some() {
             continue;
         }
         let full = super::use_items::full_use_path(&tree);
-        for (rule, data) in rules.data_rules() {
-            let DataRule::RemovedItem { paths, message } = data else {
-                continue;
-            };
-            if paths.iter().any(|p| path_matches_via_crates(&full, p)) {
-                let text = message
-                    .clone()
-                    .unwrap_or_else(|| format!("`{}` was removed in Burn 0.22", full.join("::")));
-                ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
-                break;
-            }
+        if let Some((rule, message)) = removed_item(ctx, &full) {
+            ctx.push(Change::manual(tree.syntax().text_range(), rule, message));
         }
     }
+}
+
+/// The first rule that lists the item an import names (`full`) as removed, with its message.
+fn removed_item(ctx: &FileCtx, full: &[String]) -> Option<(RuleKey, String)> {
+    ctx.rules.data_rules().find_map(|(rule, data)| match data {
+        crate::rules::DataRule::RemovedItem { paths, message }
+            if paths.iter().any(|p| path_matches_via_crates(full, p)) =>
+        {
+            Some((rule, removed_message(message.as_deref(), full)))
+        }
+        _ => None,
+    })
+}
+
+/// A removed item's finding: the rule's message, or a plain one naming the import.
+fn removed_message(message: Option<&str>, full: &[String]) -> String {
+    message.map_or_else(
+        || format!("`{}` was removed in Burn 0.22", full.join("::")),
+        str::to_string,
+    )
 }
 
 /// Plans edits for one use tree; returns true when the whole tree should go (the caller
@@ -153,11 +162,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
             return remove;
         }
         // A removed item a rule reports where it is used (`init_setup`, `RemoteBackend`).
-        let reported_at_uses = ctx.rules.data_rules().any(|(_, data)| {
-            matches!(data, crate::rules::DataRule::RemovedItem { paths, .. }
-                if paths.iter().any(|p| path_matches_via_crates(full, p)))
-        });
-        if reported_at_uses {
+        if removed_item(ctx, full).is_some() {
             return true;
         }
         // What the port replaces by `Device` values (backends, wrappers, device types) goes.
@@ -326,9 +331,7 @@ fn data_rule_import(
                 if tables == Tables::All
                     && paths.iter().any(|p| path_matches_via_crates(full, p)) =>
             {
-                let text = message
-                    .clone()
-                    .unwrap_or_else(|| format!("`{}` was removed in Burn 0.22", full.join("::")));
+                let text = removed_message(message.as_deref(), full);
                 ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
                 return Some(false);
             }
