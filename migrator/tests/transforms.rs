@@ -607,3 +607,16 @@ fn impls_of_backend_extension_api_are_reported_whole() {
         "{manual:?}"
     );
 }
+
+/// The bare uses of a renamed import follow it (found by searching the text, see
+/// `FileCtx::name_refs`); the same letters in a comment, a string or a longer name do not.
+#[test]
+fn a_renamed_import_renames_its_uses_and_nothing_that_only_looks_like_one() {
+    let (out, _) = port(
+        "use burn::DispatchDevice;\n\n// A DispatchDevice, not a MyDispatchDevice.\npub fn name(_device: &DispatchDevice) -> &'static str {\n    \"DispatchDevice\"\n}\n\npub struct MyDispatchDevice;\n",
+    );
+    assert_eq!(
+        out,
+        "use burn::tensor::Device;\n\n// A DispatchDevice, not a MyDispatchDevice.\npub fn name(_device: &Device) -> &'static str {\n    \"DispatchDevice\"\n}\n\npub struct MyDispatchDevice;\n"
+    );
+}

@@ -106,6 +106,27 @@ impl<'a> FileCtx<'a> {
         })
     }
 
+    /// The file's name references spelled `name`, in file order. Found by searching the
+    /// text rather than kept in the node list: every path segment holds one, and listing them
+    /// kept a cursor alive for each and for its segment (a third of a large file's memory).
+    pub fn name_refs(&self, name: &str) -> Vec<ast::NameRef> {
+        let text = &self.file.text;
+        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+        (text.match_indices(name))
+            .filter(|(at, _)| {
+                let before = text[..*at].chars().next_back();
+                let after = text[at + name.len()..].chars().next();
+                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+            })
+            .filter_map(|(at, _)| {
+                let at = ra_ap_syntax::TextSize::try_from(at).ok()?;
+                let token = self.root.token_at_offset(at).right_biased()?;
+                token.parent().and_then(ast::NameRef::cast)
+            })
+            .filter(|name_ref| name_ref.text() == name)
+            .collect()
+    }
+
     /// Every node of the listed kinds (`is_listed`), in preorder: for a transform that looks
     /// for several kinds in one pass, in file order.
     pub fn listed_nodes(&self) -> impl Iterator<Item = SyntaxNode> {
@@ -272,7 +293,6 @@ fn is_listed_kind(kind: SyntaxKind) -> bool {
         ast::Path::can_cast,
         ast::PathType::can_cast,
         ast::PathExpr::can_cast,
-        ast::NameRef::can_cast,
         ast::CallExpr::can_cast,
         ast::MethodCallExpr::can_cast,
         ast::FieldExpr::can_cast,

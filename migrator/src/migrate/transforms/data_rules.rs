@@ -338,12 +338,11 @@ fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, 
             .iter()
             .any(|(local, _)| *local == from_last)
     {
-        for name in ctx.nodes::<ast::NameRef>() {
-            if name.text() != from_last.as_str()
-                || name
-                    .syntax()
-                    .ancestors()
-                    .any(|a| ast::Use::can_cast(a.kind()))
+        for name in ctx.name_refs(&from_last) {
+            if name
+                .syntax()
+                .ancestors()
+                .any(|a| ast::Use::can_cast(a.kind()))
             {
                 continue;
             }

@@ -33,7 +33,7 @@ pub fn run(ctx: &mut FileCtx) {
             "Module",
             &[&["burn", "prelude"], &["burn", "module"]],
         ),
-        optimizer_named: names_outside_imports(ctx.nodes(), "Optimizer"),
+        optimizer_named: names_outside_imports(ctx.name_refs("Optimizer")),
         phantom_data_stays: phantom_data_stays(ctx),
     };
     for use_item in ctx.nodes::<ast::Use>() {
@@ -345,12 +345,11 @@ fn data_rule_import(
 /// file never had one: then its import is none of our business).
 fn phantom_data_stays(ctx: &FileCtx) -> bool {
     let mut removed_any = false;
-    for name in ctx.nodes::<ast::NameRef>() {
-        if name.text() != "PhantomData"
-            || name
-                .syntax()
-                .ancestors()
-                .any(|a| ast::Use::can_cast(a.kind()))
+    for name in ctx.name_refs("PhantomData") {
+        if name
+            .syntax()
+            .ancestors()
+            .any(|a| ast::Use::can_cast(a.kind()))
         {
             continue;
         }
@@ -409,16 +408,16 @@ fn strategy_outside_wrapper_types(ctx: &FileCtx, name: &str) -> bool {
             (ctx.index.wrappers.iter()).any(|w| w.types.iter().any(|t| *t == wrapper.text()))
         })
     };
-    ctx.nodes::<ast::NameRef>()
-        .filter(|n| n.text() == name)
+    (ctx.name_refs(name).into_iter())
         .filter(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
         .any(|n| !wrapper_argument(&n))
 }
 
-/// Whether `name` occurs as a path segment outside `use` items (a bound, an impl, a path).
-fn names_outside_imports(names: impl Iterator<Item = ast::NameRef>, name: &str) -> bool {
+/// Whether one of `names` (references of one name) is outside `use` items (a bound, an impl,
+/// a path).
+fn names_outside_imports(names: Vec<ast::NameRef>) -> bool {
     names
-        .filter(|n| n.text() == name)
+        .into_iter()
         .any(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
 }
 
