@@ -12,7 +12,7 @@ use super::context::FileCtx;
 use super::use_items::{full_use_path, path_matches, with_crate_paths};
 use crate::edit::Change;
 use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
-use crate::util::syntax::{callee_name, segment_names};
+use crate::util::syntax::{callee_name, outermost_segment_name, segment_name, segment_names};
 
 /// Whether `rule` is carried out by `--apply` (rather than reported for a person).
 fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
@@ -104,8 +104,8 @@ pub fn run(ctx: &mut FileCtx) {
 /// indexed by name: dozens of rules ask for a few names each.
 struct FileNodes {
     /// Paths outside imports, not counting the qualifiers of longer paths, with their
-    /// segment names.
-    code_paths: Vec<(ast::Path, Vec<String>)>,
+    /// segment names once asked (`CodePath::names`).
+    code_paths: Vec<CodePath>,
     /// Positions in `code_paths` by first segment: every path pattern starts with one.
     paths_by_first: HashMap<String, Vec<usize>>,
     /// Leaf imports (not lists, not globs) with their full path.
@@ -158,13 +158,15 @@ impl FileNodes {
             } else if let Some(path) = ast::Path::cast(node.clone()) {
                 let is_qualifier = node.parent().is_some_and(|p| ast::Path::can_cast(p.kind()));
                 if use_end.is_none() && !is_qualifier {
-                    let names = segment_names(&path);
                     push_by(
                         &mut nodes.paths_by_first,
-                        names.first(),
+                        first_segment_name(&path).as_ref(),
                         nodes.code_paths.len(),
                     );
-                    nodes.code_paths.push((path, names));
+                    nodes.code_paths.push(CodePath {
+                        path,
+                        names: std::cell::OnceCell::new(),
+                    });
                 }
             } else if let Some(tree) = ast::UseTree::cast(node.clone()) {
                 if tree.star_token().is_some() {
@@ -204,18 +206,18 @@ impl FileNodes {
     fn paths_starting_with<'a>(
         &'a self,
         first: &str,
-    ) -> impl Iterator<Item = &'a (ast::Path, Vec<String>)> + 'a {
+    ) -> impl Iterator<Item = (&'a ast::Path, &'a [String])> + 'a {
         let at = self.paths_by_first.get(first).map(Vec::as_slice);
-        at.unwrap_or_default().iter().map(|&i| &self.code_paths[i])
+        (at.unwrap_or_default().iter()).map(|&i| self.code_paths[i].with_names())
     }
 
     /// The code paths matching `pattern` (`a::b::C` or `a::b::*`), in file order.
     fn paths_matching<'a>(
         &'a self,
         pattern: &'a str,
-    ) -> Box<dyn Iterator<Item = &'a (ast::Path, Vec<String>)> + 'a> {
+    ) -> Box<dyn Iterator<Item = (&'a ast::Path, &'a [String])> + 'a> {
         match pattern.split("::").next() {
-            Some("*") | None => Box::new(self.code_paths.iter()),
+            Some("*") | None => Box::new(self.code_paths.iter().map(CodePath::with_names)),
             Some(first) => Box::new(
                 self.paths_starting_with(first)
                     .filter(move |(_, names)| path_matches(names, pattern)),
@@ -282,7 +284,7 @@ impl FileNodes {
     fn burn_names_in_paths(&self, ctx: &FileCtx) -> &std::collections::HashSet<String> {
         self.burn_names_in_paths.get_or_init(|| {
             let mut names = std::collections::HashSet::new();
-            for (path, _) in &self.code_paths {
+            for CodePath { path, .. } in &self.code_paths {
                 for p in std::iter::successors(Some(path.clone()), ast::Path::qualifier) {
                     if let Some(name) = ctx.index.burn_name(ctx.file_id, &p) {
                         names.insert(name);
@@ -308,6 +310,26 @@ impl FileNodes {
         at.dedup();
         at.into_iter().map(|i| &self.calls[i]).collect()
     }
+}
+
+/// A path of `FileNodes::code_paths`. Its segment names are collected when a rule asks for a
+/// path with its first segment: most paths start with a name no rule pattern does (a local,
+/// `Tensor`, `B`), and collecting every path's names was a tenth of a large file's memory.
+struct CodePath {
+    path: ast::Path,
+    names: std::cell::OnceCell<Vec<String>>,
+}
+
+impl CodePath {
+    fn with_names(&self) -> (&ast::Path, &[String]) {
+        let names = self.names.get_or_init(|| segment_names(&self.path));
+        (&self.path, names)
+    }
+}
+
+/// `segment_names(path)[0]` without collecting the others.
+fn first_segment_name(path: &ast::Path) -> Option<String> {
+    outermost_segment_name(path).or_else(|| path.segment().map(|s| segment_name(&s)))
 }
 
 fn push_by(map: &mut HashMap<String, Vec<usize>>, key: Option<&String>, at: usize) {
