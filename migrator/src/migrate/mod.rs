@@ -62,7 +62,7 @@ pub enum Output {
 }
 
 pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Error> {
-    let workspace = time("discover", || discover::discover(path))?;
+    let mut workspace = time("discover", || discover::discover(path))?;
     let mut report = Report {
         root: workspace.root.clone(),
         direct_dependencies: workspace
@@ -91,8 +91,15 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
         Output::Findings => Passes::AsFindingsNeed,
         Output::Port => Passes::ToFixedPoint,
     };
+    // The rewrite holds the only trees of the files as read, so that each goes once the
+    // pass after it no longer needs it; the stages after it need the files' text and facts.
+    let sources = workspace.files.clone();
+    workspace
+        .files
+        .iter_mut()
+        .for_each(SourceFile::release_tree);
     let (files, ported) = time("rewrite", || {
-        rewrite_sources_parsed(&workspace.files, rules, report.already_migrated, passes)
+        rewrite_sources_parsed(sources, rules, report.already_migrated, passes)
     })?;
     report.files = files;
     leave_unparsable(&workspace.files, &mut report.files);
@@ -148,7 +155,7 @@ fn keep_findings_visible(
             )
         })
         .collect();
-    let rechecked = rewrite_sources(&ported, rules, true, Passes::AsFindingsNeed)?;
+    let (rechecked, _) = rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed)?;
     (report.files.par_iter_mut().zip(&rechecked).zip(files))
         .filter(|((outcome, _), _)| candidate(outcome))
         .for_each(|((outcome, rechecked), file)| {
@@ -340,17 +347,20 @@ pub fn rewrite_sources(
     migrated: bool,
     passes: Passes,
 ) -> Result<Vec<FileOutcome>, Error> {
-    rewrite_sources_parsed(files, rules, migrated, passes).map(|(outcomes, _)| outcomes)
+    rewrite_sources_parsed(files.to_vec(), rules, migrated, passes).map(|(outcomes, _)| outcomes)
 }
 
 /// `rewrite_sources`, also returning the last pass's parse of each file (the port's text,
 /// where the port changed it and the passes reached a fixed point; the file's own otherwise).
+/// Takes the files: a file's tree as read goes once the first pass rewrote it.
 fn rewrite_sources_parsed(
-    files: &[SourceFile],
+    files: Vec<SourceFile>,
     rules: &RuleSet,
     migrated: bool,
     passes: Passes,
 ) -> Result<(Vec<FileOutcome>, Vec<SourceFile>), Error> {
+    let file_count = files.len();
+    let syntax_errors_before: Vec<usize> = files.iter().map(|f| f.syntax_errors).collect();
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
         .map(|f| FileOutcome {
@@ -364,11 +374,11 @@ fn rewrite_sources_parsed(
             suppressions: crate::migrate::suppress::find(f),
         })
         .collect();
-    let mut current: Vec<SourceFile> = files.to_vec();
+    let mut current: Vec<SourceFile> = files;
     // Per file: the uses of backend parameters the first pass saw, and each pass's edits.
-    let mut backend_uses: Vec<Vec<dangling::Use>> = vec![Vec::new(); files.len()];
+    let mut backend_uses: Vec<Vec<dangling::Use>> = vec![Vec::new(); file_count];
     let mut pass_edits: Vec<Vec<Vec<(ra_ap_syntax::TextRange, usize)>>> =
-        vec![Vec::new(); files.len()];
+        vec![Vec::new(); file_count];
 
     for pass in 0..MAX_PASSES {
         let index = time(&format!("pass {pass}: index"), || {
@@ -399,19 +409,37 @@ fn rewrite_sources_parsed(
                 return Ok((outcomes, current));
             }
         }
+        // A rewritten file's tree as the pass read it goes before the new text is parsed: on a
+        // large file the parser's buffers and the two trees would be the run's peak memory.
+        for (file, next) in current.iter_mut().zip(&rewritten) {
+            if next.text.is_some() {
+                file.release_tree();
+            }
+        }
         let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: parse"), || {
             rewritten.into_par_iter().map(Rewritten::parsed).collect()
         });
         let mut any_edit = false;
         let changed = rewritten.iter().filter(|r| r.file.is_some()).count();
-        timing::note(|| format!("pass {pass}: {changed} of {} files changed", files.len()));
+        timing::note(|| format!("pass {pass}: {changed} of {file_count} files changed"));
         for (file_id, next) in rewritten.into_iter().enumerate() {
             if pass == 0 {
                 backend_uses[file_id] = next.backend_uses;
             }
             if outcomes[file_id].error.is_some() {
-                // Left unchanged: the original text, whatever earlier passes made of it.
-                current[file_id] = files[file_id].clone();
+                // Left unchanged: the original text, whatever earlier passes made of it
+                // (parsed again where an earlier pass let its tree go).
+                let original = &outcomes[file_id].original;
+                if current[file_id].text != *original {
+                    let file = &current[file_id];
+                    current[file_id] = SourceFile::from_text(
+                        file.path.clone(),
+                        file.display.clone(),
+                        original.clone(),
+                        file.package,
+                        file.edition,
+                    );
+                }
             } else if let Some(text) = next.file {
                 current[file_id] = text;
                 pass_edits[file_id].push(next.edits);
@@ -430,17 +458,16 @@ fn rewrite_sources_parsed(
 
     outcomes
         .par_iter_mut()
-        .zip(current.par_iter().zip(files.par_iter()))
-        .for_each(|(outcome, (current, original))| {
+        .zip(current.par_iter().zip(&syntax_errors_before))
+        .for_each(|(outcome, (current, &errors_before))| {
             if outcome.error.is_some() {
                 return;
             }
             // `from_text` counted the rewritten text's syntax errors already.
             let errors = current.syntax_errors;
-            if errors > original.syntax_errors {
+            if errors > errors_before {
                 outcome.error = Some(format!(
-                    "left unchanged: the rewrite would not parse ({errors} syntax errors, {} before); a bug in burn-migrate, please report it",
-                    original.syntax_errors
+                    "left unchanged: the rewrite would not parse ({errors} syntax errors, {errors_before} before); a bug in burn-migrate, please report it"
                 ));
                 return;
             }

@@ -18,8 +18,9 @@ pub struct SourceFile {
     pub package: usize,
     pub edition: Edition,
     /// The parse, not a syntax node: it is `Send + Sync`, so files are parsed, indexed and
-    /// rewritten on several threads; each `tree()` call makes a cheap root over it.
-    parse: Parse<AstFile>,
+    /// rewritten on several threads; each `tree()` call makes a cheap root over it. `None`
+    /// once `release_tree` let it go.
+    parse: Option<Parse<AstFile>>,
     /// Number of syntax errors the file had before any edit: a rewrite may not add any.
     pub syntax_errors: usize,
 }
@@ -61,7 +62,7 @@ impl SourceFile {
             text,
             package,
             edition,
-            parse,
+            parse: Some(parse),
             syntax_errors,
         }
     }
@@ -70,7 +71,16 @@ impl SourceFile {
     /// expression macros (`println!(..)`, `assert_eq!(..)`, ...) are parsed as expressions
     /// (see `open_expression_macros`). Offsets match `text` byte for byte.
     pub fn tree(&self) -> AstFile {
-        self.parse.tree()
+        match &self.parse {
+            Some(parse) => parse.tree(),
+            None => parse_opened(&self.text, self.edition).0.tree(),
+        }
+    }
+
+    /// Lets the syntax tree go, the largest part of a parsed file, where the file's text and
+    /// facts are all that is needed any more; `tree()` still works, parsing the text again.
+    pub fn release_tree(&mut self) {
+        self.parse = None;
     }
 
     /// The original text of a range of the tree.
@@ -371,4 +381,25 @@ fn path_attribute(module: &ast::Module) -> Option<String> {
         let text = kv.expr()?.syntax().text().to_string();
         Some(text.trim_matches('"').to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_released_tree_is_parsed_again_when_asked() {
+        let text = "fn f() {\n    println!(\"{}\", 1 + 2);\n}\n".to_string();
+        let mut file = SourceFile::from_text(
+            PathBuf::from("f.rs"),
+            "f.rs".to_string(),
+            text,
+            0,
+            Edition::Edition2021,
+        );
+        let before = format!("{:#?}", file.tree().syntax());
+        file.release_tree();
+        assert!(file.parse.is_none());
+        assert_eq!(format!("{:#?}", file.tree().syntax()), before);
+    }
 }
