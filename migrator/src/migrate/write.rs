@@ -12,6 +12,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -23,6 +24,10 @@ pub const JOURNAL: &str = ".burn-migrate-journal";
 /// Test hook: abort the process just before the rename with this 1-based number, as a kill
 /// would. Read only by `--apply`'s rename phase; undocumented for users.
 pub const KILL_AT_RENAME: &str = "BURN_MIGRATE_TEST_KILL_AT_RENAME";
+
+/// How many temporary files are written at once: the work is waiting on the disk, not the
+/// CPU, so more than the machine's cores.
+const WRITERS: usize = 16;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Journal {
@@ -84,11 +89,19 @@ pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
         renames,
     };
     save_journal(&journal_path, &journal)?;
-    for (rename, text) in journal.renames.iter().zip(&texts) {
+    // Each write waits for its file to reach the disk (`sync_all`), so many run at once: one
+    // at a time, a port of thousands of files spent most of `--apply` waiting in turn.
+    let write_temp = |(rename, text): (&Rename, &&String)| {
         write_synced(&rename.temp, text)?;
         if let Ok(meta) = std::fs::metadata(&rename.target) {
             std::fs::set_permissions(&rename.temp, meta.permissions()).map_err(io(&rename.temp))?;
         }
+        Ok::<(), Error>(())
+    };
+    let pairs: Vec<(&Rename, &&String)> = journal.renames.iter().zip(&texts).collect();
+    match rayon::ThreadPoolBuilder::new().num_threads(WRITERS).build() {
+        Ok(pool) => pool.install(|| pairs.into_par_iter().try_for_each(write_temp))?,
+        Err(_) => pairs.into_iter().try_for_each(write_temp)?,
     }
     journal.committed = true;
     save_journal(&journal_path, &journal)?;

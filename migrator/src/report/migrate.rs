@@ -102,9 +102,9 @@ fn apply(report: &Report, mode: Mode, err: &mut dyn WriteColor) -> Result<(), Er
             writeln!(err, "{note}").map_err(Error::Output)?;
         }
     }
-    migrate::write::port(report, mode.partial)?;
+    time("write files", || migrate::write::port(report, mode.partial))?;
     if report.manifests.iter().any(|m| m.migrated != m.original) {
-        update_lockfile(report, err).map_err(Error::Output)?;
+        time("update Cargo.lock", || update_lockfile(report, err)).map_err(Error::Output)?;
     }
     Ok(())
 }
