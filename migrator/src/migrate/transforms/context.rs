@@ -110,6 +110,9 @@ impl<'a> FileCtx<'a> {
     /// text rather than kept in the node list: every path segment holds one, and listing them
     /// kept a cursor alive for each and for its segment (a third of a large file's memory).
     pub fn name_refs(&self, name: &str) -> Vec<ast::NameRef> {
+        if name.is_empty() {
+            return Vec::new();
+        }
         let text = &self.file.text;
         let is_ident = |c: char| c.is_alphanumeric() || c == '_';
         (text.match_indices(name))

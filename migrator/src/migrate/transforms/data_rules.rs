@@ -104,7 +104,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// indexed by name: dozens of rules ask for a few names each.
 struct FileNodes {
     /// Paths outside imports, not counting the qualifiers of longer paths, with their
-    /// segment names once asked (`CodePath::names`).
+    /// segment names once asked (`CodePath::with_names`).
     code_paths: Vec<CodePath>,
     /// Positions in `code_paths` by first segment: every path pattern starts with one.
     paths_by_first: HashMap<String, Vec<usize>>,
