@@ -758,12 +758,9 @@ fn names_path(text: &str, path: &str) -> bool {
         return false;
     };
     text.contains(&format!("{module}::"))
-        && text.match_indices(name).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + name.len()..].chars().next();
-            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-        })
+        && crate::util::syntax::word_offsets(text, name)
+            .next()
+            .is_some()
 }
 
 fn rewrite_manifests(

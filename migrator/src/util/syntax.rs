@@ -3,6 +3,19 @@
 use ra_ap_syntax::ast::{self, HasGenericArgs};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
+/// The byte offsets where `word` stands in `text` as a whole word: not preceded or followed by
+/// a letter, digit or `_` (a name, not part of a longer one). Comments and strings count too.
+pub fn word_offsets<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    (text.match_indices(word))
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            !word.is_empty()
+                && !text[..at].chars().next_back().is_some_and(in_word)
+                && !text[at + word.len()..].chars().next().is_some_and(in_word)
+        })
+}
+
 /// Names of a path's segments, outermost first (`burn::tensor::Tensor` -> three names).
 /// A segment without a plain name (`<T as Trait>`, `Self`) yields its text.
 pub fn segment_names(path: &ast::Path) -> Vec<String> {
@@ -275,4 +288,19 @@ pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
     node.descendants()
         .filter_map(ast::NameRef::cast)
         .any(|n| n.text() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word_offsets;
+
+    #[test]
+    fn a_word_is_found_alone_and_not_inside_longer_names() {
+        let text = "Device MyDevice Device_ Device2 (Device) ::Device élanDevice";
+        assert_eq!(
+            word_offsets(text, "Device").collect::<Vec<_>>(),
+            [0, 33, 43]
+        );
+        assert_eq!(word_offsets(text, "").count(), 0);
+    }
 }

@@ -110,18 +110,8 @@ impl<'a> FileCtx<'a> {
     /// text rather than kept in the node list: every path segment holds one, and listing them
     /// kept a cursor alive for each and for its segment (a third of a large file's memory).
     pub fn name_refs(&self, name: &str) -> Vec<ast::NameRef> {
-        if name.is_empty() {
-            return Vec::new();
-        }
-        let text = &self.file.text;
-        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-        (text.match_indices(name))
-            .filter(|(at, _)| {
-                let before = text[..*at].chars().next_back();
-                let after = text[at + name.len()..].chars().next();
-                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-            })
-            .filter_map(|(at, _)| {
+        crate::util::syntax::word_offsets(&self.file.text, name)
+            .filter_map(|at| {
                 let at = ra_ap_syntax::TextSize::try_from(at).ok()?;
                 let token = self.root.token_at_offset(at).right_biased()?;
                 token.parent().and_then(ast::NameRef::cast)

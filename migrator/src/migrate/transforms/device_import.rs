@@ -274,12 +274,7 @@ fn all_of(predicates: &[String]) -> String {
 /// Whether `text` names `name` on its own (`Device::flex()`), not as part of a longer name or
 /// a qualified path (`burn::tensor::Device`).
 fn names_unqualified(text: &str, name: &str) -> bool {
-    text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
-            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
+    crate::util::syntax::word_offsets(text, name).any(|at| !text[..at].ends_with(':'))
 }
 
 /// The glob imports that bring Burn's item `path` into scope: its own module's, and the
