@@ -9,8 +9,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use burn_migrate::prove::verify::default_cache;
 use burn_migrate::rules::{Category, RuleSet};
 use common::*;
@@ -67,11 +65,10 @@ fn check_side(
     }
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
 
-    let output = Command::new(env!("CARGO"))
+    // The same environment as verify's builds, so build scripts and proc macros compiled
+    // for this check are the ones those builds reuse.
+    let output = burn_migrate::util::cargo::command(&dir, &default_cache().join("target"))
         .args(["check", "--lib", "--message-format=short"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", default_cache().join("target"))
-        .env("CARGO_TERM_COLOR", "never")
         .output()
         .expect("cargo runs");
     if output.status.success() {

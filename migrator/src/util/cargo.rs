@@ -10,14 +10,32 @@ pub fn program() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
 }
 
-/// Runs `cargo ARGS` in `dir` with its outputs in `target` (shared across runs, so Burn
-/// builds once per machine), and waits for it.
-pub fn run(dir: &Path, target: &Path, args: &[&str]) -> Result<Output, Error> {
-    Command::new(program())
-        .args(args)
+/// Debug info for the builds we run in the shared target directory: line tables only, so a
+/// panic's backtrace still names file and line. Full debug info (the dev profile's default)
+/// makes each build of Burn's crates several times larger (`burn-flex`'s rlib alone is about
+/// 470 MB), and the cache holds one build per Burn version, feature set and lockfile: with
+/// full debug info a cold run of the fixtures needed 35 GB and filled CI's disk. Nothing we
+/// measure reads debug info. A caller who sets `CARGO_PROFILE_DEV_DEBUG` keeps their value.
+pub const DEV_DEBUG_INFO: &str = "line-tables-only";
+
+/// `cargo` set up to build in `dir` with its outputs in `target` (shared across runs, so
+/// Burn builds once per machine).
+pub fn command(dir: &Path, target: &Path) -> Command {
+    let mut command = Command::new(program());
+    command
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        .env("CARGO_TERM_COLOR", "never")
+        .env("CARGO_TERM_COLOR", "never");
+    if std::env::var_os("CARGO_PROFILE_DEV_DEBUG").is_none() {
+        command.env("CARGO_PROFILE_DEV_DEBUG", DEV_DEBUG_INFO);
+    }
+    command
+}
+
+/// Runs `cargo ARGS` as [`command`] sets it up, and waits for it.
+pub fn run(dir: &Path, target: &Path, args: &[&str]) -> Result<Output, Error> {
+    command(dir, target)
+        .args(args)
         .output()
         .map_err(|source| Error::Spawn {
             program: "cargo".to_string(),
