@@ -5,8 +5,13 @@
 //! `TransformId`, and a transform runs for, and emits the ids of, the rules that name it
 //! (`RuleId` variants, generated from the rule files as well). `ORDER` is the order they run in.
 
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
 use ra_ap_syntax::TextRange;
 
+use crate::edit::Change;
 use crate::error::Error;
 use crate::rules::{RuleId, RuleKey, RuleSet, TransformId};
 
@@ -214,25 +219,54 @@ fn may_emit(step: Step, rule: RuleKey, rules: &RuleSet) -> bool {
     }
 }
 
+/// Files from this size up run their steps on several threads: one large file (a generated
+/// one, say) would otherwise keep one core busy while the others wait. Each thread that joins
+/// builds its own view of the tree (`FileCtx::new`, a walk of the file), which a small file's
+/// steps do not repay.
+const STEPS_IN_PARALLEL_FROM: usize = 256 * 1024;
+
+/// What one step left in the context: its changes and what it recorded for the steps after
+/// it and for the caller.
+#[derive(Default)]
+struct StepOutput {
+    changes: Vec<Change>,
+    needed_imports: BTreeSet<String>,
+    device_choices: Vec<DeviceChoice>,
+    hands_off: Vec<TextRange>,
+}
+
 /// Runs every transform over one file.
+///
+/// The steps before `device-import` read only the file and the index, never each other's
+/// output, so each runs on a context of its own (in parallel for a large file) and their
+/// outputs are put together in `ORDER`; `device-import` then reads them all.
 pub fn run_all(ctx: &mut FileCtx) -> Result<(), Error> {
-    for step in ORDER {
-        let first_new = ctx.changes.len();
-        match step {
-            Step::Transform(id) => transform(id)(ctx),
-            Step::DataRules => data_rules::run(ctx),
-        }
-        if let Some(stray) = ctx.changes[first_new..]
+    let in_parallel =
+        ctx.file.text.len() >= STEPS_IN_PARALLEL_FROM && rayon::current_num_threads() > 1;
+    run_all_steps(ctx, in_parallel)
+}
+
+fn run_all_steps(ctx: &mut FileCtx, in_parallel: bool) -> Result<(), Error> {
+    let (&last, independent) = ORDER.split_last().expect("ORDER is not empty");
+    let outputs = if in_parallel {
+        run_steps_in_parallel(ctx, independent)
+    } else {
+        independent
             .iter()
-            .find(|c| !may_emit(step, c.rule, ctx.rules))
-        {
-            return Err(Error::Internal(format!(
-                "{} emitted a change of rule `{}`, which does not name it",
-                step.name(),
-                stray.rule
-            )));
-        }
+            .map(|&step| run_step(ctx, step))
+            .collect()
+    };
+    // The changes so far (a doc test's, put there by the caller) come first.
+    for (&step, output) in independent.iter().zip(outputs) {
+        check_rules_emitted(step, &output.changes, ctx.rules)?;
+        ctx.changes.extend(output.changes);
+        ctx.needed_imports.extend(output.needed_imports);
+        ctx.device_choices.extend(output.device_choices);
+        ctx.hands_off.extend(output.hands_off);
     }
+    let first_new = ctx.changes.len();
+    run(ctx, last);
+    check_rules_emitted(last, &ctx.changes[first_new..], ctx.rules)?;
     // What a person ports as a whole keeps its text: no edit inside, findings stay.
     let hands_off = std::mem::take(&mut ctx.hands_off);
     ctx.changes.retain(|c| {
@@ -240,6 +274,74 @@ pub fn run_all(ctx: &mut FileCtx) -> Result<(), Error> {
     });
     ctx.hands_off = hands_off;
     Ok(())
+}
+
+fn run(ctx: &mut FileCtx, step: Step) {
+    match step {
+        Step::Transform(id) => transform(id)(ctx),
+        Step::DataRules => data_rules::run(ctx),
+    }
+}
+
+/// Runs `step` with nothing in the context's outputs, and takes what it left there.
+fn run_step(ctx: &mut FileCtx, step: Step) -> StepOutput {
+    let earlier = StepOutput {
+        changes: std::mem::take(&mut ctx.changes),
+        needed_imports: std::mem::take(&mut ctx.needed_imports),
+        device_choices: std::mem::take(&mut ctx.device_choices),
+        hands_off: std::mem::take(&mut ctx.hands_off),
+    };
+    run(ctx, step);
+    StepOutput {
+        changes: std::mem::replace(&mut ctx.changes, earlier.changes),
+        needed_imports: std::mem::replace(&mut ctx.needed_imports, earlier.needed_imports),
+        device_choices: std::mem::replace(&mut ctx.device_choices, earlier.device_choices),
+        hands_off: std::mem::replace(&mut ctx.hands_off, earlier.hands_off),
+    }
+}
+
+/// `run_step` for each of `steps`, shared out among the threads that are free: this one with
+/// `ctx`, the others each with a context of its own (syntax nodes stay on their thread). A
+/// thread takes the next step not yet taken, so a slow step does not hold up the rest.
+fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, StepOutput)>> = Mutex::new(Vec::with_capacity(steps.len()));
+    let work = |ctx: &mut FileCtx| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&step) = steps.get(i) else { break };
+        let output = run_step(ctx, step);
+        done.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((i, output));
+    };
+    let (index, rules, file_id, file, migrated) =
+        (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.migrated);
+    rayon::in_place_scope(|scope| {
+        for _ in 1..rayon::current_num_threads() {
+            scope.spawn(|_| {
+                // A thread that comes when every step is taken need not walk the tree.
+                if next.load(Ordering::Relaxed) < steps.len() {
+                    work(&mut FileCtx::new(index, rules, file_id, file, migrated));
+                }
+            });
+        }
+        work(ctx);
+    });
+    let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, output)| output).collect()
+}
+
+/// An internal error when `step` emitted a change of a rule that does not name it.
+fn check_rules_emitted(step: Step, changes: &[Change], rules: &RuleSet) -> Result<(), Error> {
+    match changes.iter().find(|c| !may_emit(step, c.rule, rules)) {
+        Some(stray) => Err(Error::Internal(format!(
+            "{} emitted a change of rule `{}`, which does not name it",
+            step.name(),
+            stray.rule
+        ))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -259,5 +361,72 @@ mod tests {
         assert!(may(Step::DataRules, RuleId::RecorderTypes));
         assert!(!may(Step::DataRules, RuleId::BackendSeed));
         assert!(!may_emit(calls, RuleKey::User("team-rule"), &rules));
+    }
+
+    /// Steps shared out among threads leave what they leave one after another: the same
+    /// changes in the same order, the same imports and device choices.
+    #[test]
+    fn steps_in_parallel_leave_what_steps_in_order_leave() {
+        use crate::migrate::index::Index;
+        use crate::migrate::source::SourceFile;
+
+        let unit = r#"
+use burn::backend::{Autodiff, NdArray};
+use burn::tensor::{backend::Backend, Tensor};
+
+type Train = Autodiff<NdArray>;
+
+struct Model<B: Backend> {
+    weight: Tensor<B, 2>,
+}
+
+fn forward<B: Backend>(model: &Model<B>, device: &B::Device) -> Tensor<B, 2> {
+    let ones = Tensor::<B, 2>::ones([2, 2], device);
+    model.weight.clone() + ones
+}
+
+fn train() {
+    let device = burn::backend::ndarray::NdArrayDevice::Cpu;
+    let model: Model<Train> = Model { weight: Tensor::zeros([2, 2], &device) };
+    let _ = forward(&model, &device);
+}
+"#;
+        let mut text = String::new();
+        for i in 0.. {
+            if text.len() >= STEPS_IN_PARALLEL_FROM {
+                break;
+            }
+            text.push_str(&format!("mod m{i} {{{unit}}}\n"));
+        }
+        let rules = RuleSet::embedded().unwrap();
+        let file = SourceFile::from_text(
+            "src/lib.rs".into(),
+            "src/lib.rs".into(),
+            text,
+            0,
+            ra_ap_syntax::Edition::Edition2021,
+        );
+        let files = [file];
+        let index = Index::build(&files, &rules);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let leave = |in_parallel: bool| {
+            pool.install(|| {
+                let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
+                run_all_steps(&mut ctx, in_parallel).unwrap();
+                (ctx.changes, ctx.needed_imports, ctx.device_choices)
+            })
+        };
+        let in_order = leave(false);
+        assert!(
+            in_order.0.len() > 1000 && !in_order.1.is_empty() && !in_order.2.is_empty(),
+            "the file exercises the steps: {} changes, {:?}, {} device choices",
+            in_order.0.len(),
+            in_order.1,
+            in_order.2.len()
+        );
+        assert_eq!(leave(true), in_order);
     }
 }
