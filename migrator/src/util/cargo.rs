@@ -15,7 +15,8 @@ pub fn program() -> String {
 /// makes each build of Burn's crates about twice as large (`burn-flex`'s rlib: 470 MB, 213 MB
 /// with line tables), and the cache holds one build per Burn version, feature set and
 /// lockfile: a cold run of the test suite left 35 GB there with full debug info (and filled
-/// CI's disk), 19 GB with line tables. Nothing we measure reads debug info. A caller who sets `CARGO_PROFILE_DEV_DEBUG` keeps their value.
+/// CI's disk), 19 GB with line tables. Nothing we measure reads debug info. A caller who
+/// sets `CARGO_PROFILE_DEV_DEBUG` keeps their value.
 pub const DEV_DEBUG_INFO: &str = "line-tables-only";
 
 /// `cargo` set up to build in `dir` with its outputs in `target` (shared across runs, so
