@@ -99,7 +99,7 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
         .iter_mut()
         .for_each(SourceFile::release_tree);
     let (files, ported) = time("rewrite", || {
-        rewrite_sources_parsed(sources, rules, report.already_migrated, passes)
+        rewrite_sources_parsed(sources, rules, report.already_migrated, passes, None)
     })?;
     report.files = files;
     leave_unparsable(&workspace.files, &mut report.files);
@@ -128,7 +128,7 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
 fn keep_findings_visible(
     report: &mut Report,
     files: &[SourceFile],
-    parsed: Vec<SourceFile>,
+    parsed: Ported,
     rules: &RuleSet,
 ) -> Result<(), Error> {
     let manual = |c: &&Change| !is_applied(c, rules);
@@ -139,9 +139,11 @@ fn keep_findings_visible(
         return Ok(());
     }
     // The whole workspace as ported: the index needs every file. The rewrite's last pass
-    // parsed it already; a file whose text it does not hold (left unchanged after an error)
-    // is parsed here.
-    let ported: Vec<SourceFile> = (files.par_iter().zip(parsed).zip(&report.files))
+    // parsed it already, and indexed it where it changed nothing; a file whose text it does
+    // not hold (left unchanged after an error) is parsed here, and the index built again.
+    let as_parsed = (parsed.files.iter().zip(&report.files)).all(|(p, o)| p.text == o.migrated);
+    let index = parsed.index.filter(|_| as_parsed);
+    let ported: Vec<SourceFile> = (files.par_iter().zip(parsed.files).zip(&report.files))
         .map(|((f, parsed), o)| {
             if parsed.text == o.migrated {
                 return parsed;
@@ -155,7 +157,8 @@ fn keep_findings_visible(
             )
         })
         .collect();
-    let (rechecked, _) = rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed)?;
+    let (rechecked, _) =
+        rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed, index)?;
     (report.files.par_iter_mut().zip(&rechecked).zip(files))
         .filter(|((outcome, _), _)| candidate(outcome))
         .for_each(|((outcome, rechecked), file)| {
@@ -347,18 +350,28 @@ pub fn rewrite_sources(
     migrated: bool,
     passes: Passes,
 ) -> Result<Vec<FileOutcome>, Error> {
-    rewrite_sources_parsed(files.to_vec(), rules, migrated, passes).map(|(outcomes, _)| outcomes)
+    rewrite_sources_parsed(files.to_vec(), rules, migrated, passes, None)
+        .map(|(outcomes, _)| outcomes)
 }
 
-/// `rewrite_sources`, also returning the last pass's parse of each file (the port's text,
-/// where the port changed it and the passes reached a fixed point; the file's own otherwise).
-/// Takes the files: a file's tree as read goes once the first pass rewrote it.
+/// What the rewrite's last pass read: each file's parse (the port's text, where the port
+/// changed it and the passes reached a fixed point; the file's own otherwise), and the index
+/// of those files when that pass changed nothing.
+struct Ported {
+    files: Vec<SourceFile>,
+    index: Option<Index>,
+}
+
+/// `rewrite_sources`, also returning what the last pass read (`Ported`). Takes the files: a
+/// file's tree as read goes once the first pass rewrote it. `given_index` is the index of
+/// `files` where an earlier rewrite built it, which the first pass then need not build.
 fn rewrite_sources_parsed(
     files: Vec<SourceFile>,
     rules: &RuleSet,
     migrated: bool,
     passes: Passes,
-) -> Result<(Vec<FileOutcome>, Vec<SourceFile>), Error> {
+    mut given_index: Option<Index>,
+) -> Result<(Vec<FileOutcome>, Ported), Error> {
     let file_count = files.len();
     let syntax_errors_before: Vec<usize> = files.iter().map(|f| f.syntax_errors).collect();
     let mut outcomes: Vec<FileOutcome> = files
@@ -380,10 +393,14 @@ fn rewrite_sources_parsed(
     let mut pass_edits: Vec<Vec<Vec<(ra_ap_syntax::TextRange, usize)>>> =
         vec![Vec::new(); file_count];
 
+    let mut fixed_point_index = None;
     for pass in 0..MAX_PASSES {
-        let index = time(&format!("pass {pass}: index"), || {
-            Index::build(&current, rules)
-        });
+        let index = match given_index.take() {
+            Some(index) => index,
+            None => time(&format!("pass {pass}: index"), || {
+                Index::build(&current, rules)
+            }),
+        };
         let mut doc_changes = doc_test_changes(&current, rules, migrated)?;
         let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
             outcomes
@@ -406,7 +423,11 @@ fn rewrite_sources_parsed(
                         outcome.migrated = text;
                     }
                 }
-                return Ok((outcomes, current));
+                let ported = Ported {
+                    files: current,
+                    index: None,
+                };
+                return Ok((outcomes, ported));
             }
         }
         // A rewritten file's tree as the pass read it goes before the new text is parsed: on a
@@ -420,6 +441,7 @@ fn rewrite_sources_parsed(
             rewritten.into_par_iter().map(Rewritten::parsed).collect()
         });
         let mut any_edit = false;
+        let mut any_reset = false;
         let changed = rewritten.iter().filter(|r| r.file.is_some()).count();
         timing::note(|| format!("pass {pass}: {changed} of {file_count} files changed"));
         for (file_id, next) in rewritten.into_iter().enumerate() {
@@ -431,6 +453,7 @@ fn rewrite_sources_parsed(
                 // (parsed again where an earlier pass let its tree go).
                 let original = &outcomes[file_id].original;
                 if current[file_id].text != *original {
+                    any_reset = true;
                     let file = &current[file_id];
                     current[file_id] = SourceFile::from_text(
                         file.path.clone(),
@@ -447,6 +470,8 @@ fn rewrite_sources_parsed(
             }
         }
         if !any_edit {
+            // The pass read `current` as it now is, unless it put a file back.
+            fixed_point_index = (!any_reset).then_some(index);
             break;
         }
         if pass + 1 == MAX_PASSES {
@@ -486,7 +511,11 @@ fn rewrite_sources_parsed(
             let found = crate::migrate::suppress::apply(found, &mut outcome.suppressions);
             outcome.changes.extend(found);
         });
-    Ok((outcomes, current))
+    let ported = Ported {
+        files: current,
+        index: fixed_point_index,
+    };
+    Ok((outcomes, ported))
 }
 
 /// A file that does not parse is left as it is: rules cannot know what its broken part
