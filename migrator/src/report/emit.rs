@@ -10,7 +10,7 @@ use codespan_reporting::term::{self};
 use ra_ap_syntax::TextRange;
 
 use crate::edit::Change;
-use crate::migrate::{is_applied, Report};
+use crate::migrate::{is_applied, FileOutcome, Report};
 use crate::rules::RuleSet;
 use crate::util::lines::{line_column, LineIndex};
 
@@ -120,16 +120,38 @@ pub fn diagnostics(
     use rayon::prelude::*;
     let config = term::Config::default();
     let color = writer.supports_color();
-    // Each file's diagnostics are rendered on their own (in parallel: a large workspace has
-    // tens of thousands), then written in file order.
-    let rendered: Vec<Buffer> = report
+    // Diagnostics are rendered in parallel, a file's in runs of `RUN` (a large workspace has
+    // tens of thousands, and one generated file can have as many), then written in order.
+    const RUN: usize = 256;
+    let sources: Vec<(&FileOutcome, SimpleFile<&str, &str>)> = report
         .files
         .par_iter()
         .filter(|file| !file.changes.is_empty() || file.error.is_some())
         .map(|file| {
             let source = SimpleFile::new(file.display.as_str(), file.original.as_str());
+            (file, source)
+        })
+        .collect();
+    // (file, a run of its findings, whether its error comes after them): the error goes
+    // after its last run, or alone when the file has no findings.
+    let runs: Vec<(usize, &[Change], bool)> = (sources.iter().enumerate())
+        .flat_map(|(i, (file, _))| {
+            let mut runs: Vec<&[Change]> = file.changes.chunks(RUN).collect();
+            if runs.is_empty() {
+                runs.push(&[]);
+            }
+            let last = runs.len() - 1;
+            let with_error = file.error.is_some();
+            (runs.into_iter().enumerate())
+                .map(move |(run, changes)| (i, changes, with_error && run == last))
+        })
+        .collect();
+    let rendered: Vec<Buffer> = runs
+        .par_iter()
+        .map(|&(i, changes, with_error)| {
+            let (file, source) = &sources[i];
             let mut out = buffer(color);
-            for change in &file.changes {
+            for change in changes {
                 let diagnostic = finding(
                     change.range,
                     change.rule.as_str(),
@@ -137,13 +159,13 @@ pub fn diagnostics(
                     is_applied(change, rules),
                     rules,
                 );
-                emit_one(&mut out, &config, &source, &diagnostic)?;
+                emit_one(&mut out, &config, source, &diagnostic)?;
             }
-            if let Some(error) = &file.error {
+            if let (true, Some(error)) = (with_error, &file.error) {
                 let diagnostic = Diagnostic::error()
                     .with_message(format!("{}: {error}", file.display))
                     .with_code("internal");
-                emit_one(&mut out, &config, &source, &diagnostic)?;
+                emit_one(&mut out, &config, source, &diagnostic)?;
             }
             Ok(out)
         })
@@ -467,4 +489,71 @@ pub fn lockfile_plan(report: &Report) -> Option<String> {
     (manifests_change && report.root.join("Cargo.lock").is_file()).then(|| {
         "Cargo.lock: --apply updates it in place (`cargo update -p burn`, then crates shared with Burn 0.22 raised to the versions it builds with) and summarises what moved\n".to_string()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleId;
+
+    /// A file's findings, rendered in runs on several threads, come out in the file's order,
+    /// its internal error after them, and a file that has only an error still shows it.
+    #[test]
+    fn diagnostics_keep_the_order_of_findings_across_runs() {
+        let rules = RuleSet::embedded().unwrap();
+        let lines = 700;
+        let original: String = (0..lines).map(|i| format!("let v{i} = {i};\n")).collect();
+        let mut at = 0;
+        let mut changes = Vec::new();
+        for (i, line) in original.lines().enumerate() {
+            let range = TextRange::at((at as u32).into(), (line.len() as u32).into());
+            changes.push(Change::manual(
+                range,
+                RuleId::BackendSeed,
+                format!("finding <{i}>"),
+            ));
+            at += line.len() + 1;
+        }
+        let outcome = |display: &str, changes: Vec<Change>, error: &str| FileOutcome {
+            path: display.into(),
+            display: display.to_string(),
+            original: original.clone(),
+            migrated: original.clone(),
+            changes,
+            error: Some(error.to_string()),
+            device_choices: Vec::new(),
+            suppressions: Vec::new(),
+        };
+        let report = Report {
+            root: "/".into(),
+            direct_dependencies: BTreeSet::new(),
+            already_migrated: false,
+            uses_burn: true,
+            files: vec![
+                outcome("src/a.rs", changes, "error of a"),
+                outcome("src/b.rs", Vec::new(), "error of b"),
+            ],
+            manifests: Vec::new(),
+            notes: Vec::new(),
+        };
+        let mut out = Buffer::no_color();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| diagnostics(&report, &rules, &mut out))
+            .unwrap();
+        let text = String::from_utf8(out.into_inner()).unwrap();
+        let mut expected: Vec<String> = (0..lines).map(|i| format!("finding <{i}>")).collect();
+        expected.push("src/a.rs: error of a".to_string());
+        expected.push("src/b.rs: error of b".to_string());
+        let mut from = 0;
+        for message in &expected {
+            let found = text[from..].find(message.as_str());
+            let Some(offset) = found else {
+                panic!("`{message}` is missing or out of order");
+            };
+            from += offset + message.len();
+        }
+    }
 }
