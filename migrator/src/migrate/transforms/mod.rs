@@ -227,12 +227,31 @@ const STEPS_IN_PARALLEL_FROM: usize = 256 * 1024;
 
 /// What one step left in the context: its changes and what it recorded for the steps after
 /// it and for the caller.
-#[derive(Default)]
 struct StepOutput {
     changes: Vec<Change>,
     needed_imports: BTreeSet<String>,
     device_choices: Vec<DeviceChoice>,
     hands_off: Vec<TextRange>,
+}
+
+impl StepOutput {
+    /// Takes the context's outputs, leaving them empty.
+    fn take_from(ctx: &mut FileCtx) -> StepOutput {
+        StepOutput {
+            changes: std::mem::take(&mut ctx.changes),
+            needed_imports: std::mem::take(&mut ctx.needed_imports),
+            device_choices: std::mem::take(&mut ctx.device_choices),
+            hands_off: std::mem::take(&mut ctx.hands_off),
+        }
+    }
+
+    /// Adds these outputs after the context's own.
+    fn append_to(self, ctx: &mut FileCtx) {
+        ctx.changes.extend(self.changes);
+        ctx.needed_imports.extend(self.needed_imports);
+        ctx.device_choices.extend(self.device_choices);
+        ctx.hands_off.extend(self.hands_off);
+    }
 }
 
 /// Runs every transform over one file.
@@ -259,10 +278,7 @@ fn run_all_steps(ctx: &mut FileCtx, in_parallel: bool) -> Result<(), Error> {
     // The changes so far (a doc test's, put there by the caller) come first.
     for (&step, output) in independent.iter().zip(outputs) {
         check_rules_emitted(step, &output.changes, ctx.rules)?;
-        ctx.changes.extend(output.changes);
-        ctx.needed_imports.extend(output.needed_imports);
-        ctx.device_choices.extend(output.device_choices);
-        ctx.hands_off.extend(output.hands_off);
+        output.append_to(ctx);
     }
     let first_new = ctx.changes.len();
     run(ctx, last);
@@ -285,19 +301,11 @@ fn run(ctx: &mut FileCtx, step: Step) {
 
 /// Runs `step` with nothing in the context's outputs, and takes what it left there.
 fn run_step(ctx: &mut FileCtx, step: Step) -> StepOutput {
-    let earlier = StepOutput {
-        changes: std::mem::take(&mut ctx.changes),
-        needed_imports: std::mem::take(&mut ctx.needed_imports),
-        device_choices: std::mem::take(&mut ctx.device_choices),
-        hands_off: std::mem::take(&mut ctx.hands_off),
-    };
+    let earlier = StepOutput::take_from(ctx);
     run(ctx, step);
-    StepOutput {
-        changes: std::mem::replace(&mut ctx.changes, earlier.changes),
-        needed_imports: std::mem::replace(&mut ctx.needed_imports, earlier.needed_imports),
-        device_choices: std::mem::replace(&mut ctx.device_choices, earlier.device_choices),
-        hands_off: std::mem::replace(&mut ctx.hands_off, earlier.hands_off),
-    }
+    let output = StepOutput::take_from(ctx);
+    earlier.append_to(ctx);
+    output
 }
 
 /// `run_step` for each of `steps`, shared out among the threads that are free: this one with
