@@ -641,13 +641,19 @@ impl Index {
     pub fn burn_name(&self, file: usize, path: &ast::Path) -> Option<String> {
         // Asked of every path by several rules: only the first and last names matter, so the
         // path's names are not collected.
-        let last = &segment_name(&path.segment()?);
+        let last = segment_name(&path.segment()?);
+        self.burn_name_of(file, outermost_segment_name(path).as_deref(), &last)
+    }
+
+    /// `burn_name` of a path given by its outermost segment's name (`None` for a single
+    /// segment) and its last one's.
+    pub fn burn_name_of(&self, file: usize, first: Option<&str>, last: &str) -> Option<String> {
         let file_names = self.files.get(file)?;
-        if let Some(first) = &outermost_segment_name(path) {
+        if let Some(first) = first {
             if is_burn_crate_name(first) || file_names.burn_imports.contains_key(first) {
-                return Some(last.clone());
+                return Some(last.to_string());
             }
-            let project_path = ["crate", "self", "super"].contains(&first.as_str());
+            let project_path = ["crate", "self", "super"].contains(&first);
             return self.reexported_burn_name(last).filter(|_| project_path);
         }
         if file_names.local_items.contains(last) {
@@ -660,7 +666,7 @@ impl Index {
             return self.reexported_burn_name(last);
         }
         if file_names.burn_glob {
-            return Some(last.clone());
+            return Some(last.to_string());
         }
         // `use super::*` (a test module beside its parent), `use crate::prelude::*`: a name
         // another file of the workspace imports from Burn comes through, as an explicitly
@@ -668,7 +674,7 @@ impl Index {
         if file_names.other_glob {
             return self.reexported_burn_name(last).or_else(|| {
                 (self.workspace_burn_glob && !self.workspace_items.contains(last))
-                    .then(|| last.clone())
+                    .then(|| last.to_string())
             });
         }
         None

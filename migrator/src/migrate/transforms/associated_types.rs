@@ -12,34 +12,38 @@ use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.nodes::<ast::Path>() {
-        // The backend scope matters only to `..::Gradients` and `..::Device`: most paths are
-        // neither, and the scope lookup walks every item around them.
+        // Only `..::Gradients` and `..::Device` need the backend scope (its lookup walks every
+        // item around the path) and the tests that look at the last segment again: most paths
+        // are neither, and take the one test that needs no such name.
         let last = path.segment().and_then(|s| s.name_ref());
-        let scoped = last.is_some_and(|n| n.text() == "Gradients" || n.text() == "Device");
-        let scope = if scoped {
+        let gradients = last.as_ref().is_some_and(|n| n.text() == "Gradients");
+        let device = last.as_ref().is_some_and(|n| n.text() == "Device");
+        let scope = if gradients || device {
             ctx.backends_in_scope(path.syntax())
         } else {
             Vec::new()
         };
-        let replacement =
-            if is_backend_gradients(&path, &scope) || concrete_gradients_owner(ctx, &path) {
-                Some((
-                    "Gradients",
-                    RuleId::AutodiffGradientsType,
-                    "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
-                ))
-            } else if is_burn_device_type(ctx, &path)
-                || backend_device_path(&path, &scope)
-                || super::context::concrete_device_owner(ctx, &path).is_some()
-            {
-                Some((
-                    "Device",
-                    RuleId::BackendDeviceType,
-                    "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
-                ))
-            } else {
-                None
-            };
+        let replacement = if gradients
+            && (is_backend_gradients(&path, &scope) || concrete_gradients_owner(ctx, &path))
+        {
+            Some((
+                "Gradients",
+                RuleId::AutodiffGradientsType,
+                "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
+            ))
+        } else if is_burn_device_type(ctx, &path)
+            || (device
+                && (backend_device_path(&path, &scope)
+                    || super::context::concrete_device_owner(ctx, &path).is_some()))
+        {
+            Some((
+                "Device",
+                RuleId::BackendDeviceType,
+                "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
+            ))
+        } else {
+            None
+        };
         if let Some((name, rule, message)) = replacement {
             ctx.push(Change::edit(
                 path.syntax().text_range(),

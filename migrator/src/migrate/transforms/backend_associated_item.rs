@@ -25,21 +25,29 @@ pub fn run(ctx: &mut FileCtx) {
         if HANDLED.contains(&item.as_str()) {
             continue;
         }
-        // `B::FloatElem`, and through a concrete backend: `<crate::InferenceBackend as
-        // Backend>::memory_cleanup(..)`, `NdArray::name(..)`.
-        let scope = ctx.backends_in_scope(path.syntax());
-        let plain_parameter =
-            path_as_ident(&qualifier).is_some_and(|n| scope.iter().any(|b| b.name == n));
         // Cheap tests first: an anchor (`<X as Backend>`), a module path to a name the
         // workspace aliases (`crate::InferenceBackend`), a backend type the file imports.
+        let ident = path_as_ident(&qualifier);
         let last_name = qualifier.segment().map(|s| segment_name(&s));
         let through_a_backend = qualifier.segment().and_then(|s| s.type_anchor()).is_some()
             || (qualifier.qualifier().is_some()
                 && last_name
                     .as_deref()
                     .is_some_and(|n| ctx.index.aliases.contains_key(n)))
-            || path_as_ident(&qualifier)
-                .is_some_and(|n| ctx.index.names_backend_type(ctx.file_id, &n));
+            || (ident.as_ref()).is_some_and(|n| ctx.index.names_backend_type(ctx.file_id, n));
+        let device_qualifier =
+            last_name.as_deref() == Some("Device") && qualifier.qualifier().is_some();
+        // A backend parameter is a type parameter the file declares: a path that is not
+        // through a backend, nor a device type's function, nor on such a name, is left
+        // before the scope lookup (most paths: `Tensor::zeros`, `Self::new`).
+        let may_be_parameter = (ident.as_ref()).is_some_and(|n| ctx.declares_type_param(n));
+        if !through_a_backend && !device_qualifier && !may_be_parameter {
+            continue;
+        }
+        // `B::FloatElem`, and through a concrete backend: `<crate::InferenceBackend as
+        // Backend>::memory_cleanup(..)`, `NdArray::name(..)`.
+        let scope = ctx.backends_in_scope(path.syntax());
+        let plain_parameter = (ident.as_ref()).is_some_and(|n| scope.iter().any(|b| &b.name == n));
         // A parameter behind an anchor (`<B as BackendTypes>::IntElem`) is the dangling
         // check's: it reports the use where the parameter went.
         let anchored_parameter = qualifier
@@ -54,9 +62,7 @@ pub fn run(ctx: &mut FileCtx) {
             && ctx.qualifier_is_backend(&qualifier, &scope);
         // `B::Device::from_id(DeviceId::new(..))`: a function of the backend's device type,
         // which `Device` does not have (0.22 enumerates devices with `Device::enumerate`).
-        let device_function = qualifier
-            .segment()
-            .is_some_and(|s| segment_name(&s) == "Device")
+        let device_function = device_qualifier
             && qualifier
                 .qualifier()
                 .is_some_and(|base| ctx.qualifier_is_backend(&base, &scope));

@@ -108,8 +108,9 @@ struct FileNodes {
     code_paths: Vec<CodePath>,
     /// Positions in `code_paths` by first segment: every path pattern starts with one.
     paths_by_first: HashMap<String, Vec<usize>>,
-    /// Leaf imports (not lists, not globs) with their full path.
-    use_leaves: Vec<(ast::UseTree, Vec<String>)>,
+    /// Leaf imports (not lists, not globs): the local name (`None` when there is none to
+    /// find) and the full path.
+    use_leaves: Vec<(Option<String>, Vec<String>)>,
     leaves_by_first: HashMap<String, Vec<usize>>,
     /// The modules the file imports with globs (`use burn::store::*` -> `burn::store`).
     glob_modules: Vec<Vec<String>>,
@@ -178,7 +179,10 @@ impl FileNodes {
                         full.first(),
                         nodes.use_leaves.len(),
                     );
-                    nodes.use_leaves.push((tree, full));
+                    let local = (tree.rename().and_then(|r| r.name()))
+                        .map(|n| n.text().to_string())
+                        .or_else(|| full.last().cloned());
+                    nodes.use_leaves.push((local, full));
                 }
             } else if ast::MethodCallExpr::can_cast(kind) || ast::CallExpr::can_cast(kind) {
                 push_by(
@@ -229,7 +233,7 @@ impl FileNodes {
     /// away), as (local name, imported path), each pair once.
     fn imported_names(&self, pattern: &str) -> Vec<(String, Vec<String>)> {
         let first = pattern.split("::").next().unwrap_or_default();
-        let leaves: Vec<&(ast::UseTree, Vec<String>)> = if first == "*" {
+        let leaves: Vec<&(Option<String>, Vec<String>)> = if first == "*" {
             self.use_leaves.iter().collect()
         } else {
             let at = self.leaves_by_first.get(first).map(Vec::as_slice);
@@ -239,21 +243,13 @@ impl FileNodes {
                 .collect()
         };
         let mut out: Vec<(String, Vec<String>)> = Vec::new();
-        for (tree, full) in leaves {
-            if !path_matches(full, pattern) {
-                continue;
-            }
-            let Some(local) = tree
-                .rename()
-                .and_then(|r| r.name())
-                .map(|n| n.text().to_string())
-                .or_else(|| full.last().cloned())
-            else {
+        for (local, full) in leaves {
+            let Some(local) = local.as_ref().filter(|_| path_matches(full, pattern)) else {
                 continue;
             };
             // The same import in several inline modules names the same thing.
-            if !out.iter().any(|(l, f)| *l == local && f == full) {
-                out.push((local, full.clone()));
+            if !out.iter().any(|(l, f)| l == local && f == full) {
+                out.push((local.clone(), full.clone()));
             }
         }
         out
@@ -285,8 +281,16 @@ impl FileNodes {
         self.burn_names_in_paths.get_or_init(|| {
             let mut names = std::collections::HashSet::new();
             for CodePath { path, .. } in &self.code_paths {
-                for p in std::iter::successors(Some(path.clone()), ast::Path::qualifier) {
-                    if let Some(name) = ctx.index.burn_name(ctx.file_id, &p) {
+                // The path and its qualifiers, outermost last, by their last segment's name:
+                // what `Index::burn_name` asks of each, with every segment read once.
+                let chain: Vec<Option<String>> =
+                    std::iter::successors(Some(path.clone()), ast::Path::qualifier)
+                        .map(|p| p.segment().map(|s| segment_name(&s)))
+                        .collect();
+                for (at, last) in chain.iter().enumerate() {
+                    let Some(last) = last else { continue };
+                    let outermost = chain[at + 1..].iter().rev().find_map(Option::as_deref);
+                    if let Some(name) = ctx.index.burn_name_of(ctx.file_id, outermost, last) {
                         names.insert(name);
                     }
                 }

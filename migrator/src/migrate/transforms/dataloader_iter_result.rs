@@ -24,6 +24,13 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     for function in ctx.nodes::<ast::Fn>() {
+        // A loader is a parameter or `let` typed or built with one of those paths: a function
+        // without one inside is not walked.
+        if !contains_any(&loader_types, function.syntax())
+            && !contains_any(&builders, function.syntax())
+        {
+            continue;
+        }
         let mut loaders: Vec<String> = Vec::new();
         if let Some(params) = function.param_list() {
             for param in params.params() {

@@ -9,7 +9,9 @@
 //! `Houses { .. }`).
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use std::collections::HashMap;
+
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
 use crate::edit::Change;
@@ -20,17 +22,24 @@ pub fn run(ctx: &mut FileCtx) {
     if ctx.index.dataset_types.is_empty() && !ctx.file.text.contains("Dataset") {
         return;
     }
+    // The `let`s of each function body a read is in, found once per function.
+    let mut lets_of = HashMap::new();
     for call in ctx.nodes::<ast::MethodCallExpr>() {
         let Some(name) = call.name_ref() else {
             continue;
         };
-        let arguments = call.arg_list().map_or(0, |a| a.args().count());
-        let read = match (name.text(), arguments) {
-            ("iter", 0) => "`iter` yields `Result<I, DatasetError>`s in Burn 0.22",
-            ("get", 1) => {
-                "`get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)"
-            }
+        let arity = match &*name.text() {
+            "iter" => 0,
+            "get" => 1,
             _ => continue,
+        };
+        if call.arg_list().map_or(0, |a| a.args().count()) != arity {
+            continue;
+        }
+        let read = if arity == 0 {
+            "`iter` yields `Result<I, DatasetError>`s in Burn 0.22"
+        } else {
+            "`get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)"
         };
         let Some(ast::Expr::PathExpr(receiver)) = call.receiver() else {
             continue;
@@ -42,7 +51,7 @@ pub fn run(ctx: &mut FileCtx) {
         else {
             continue;
         };
-        if is_dataset_binding(ctx, call.syntax(), variable.text()) {
+        if is_dataset_binding(ctx, &mut lets_of, call.syntax(), variable.text()) {
             let range = name.syntax().text_range().cover(
                 call.arg_list()
                     .map_or(name.syntax().text_range(), |a| a.syntax().text_range()),
@@ -57,7 +66,13 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 /// Whether `name`, used at `at`, is bound in the function around it to a dataset.
-fn is_dataset_binding(ctx: &FileCtx, at: &SyntaxNode, name: &str) -> bool {
+/// `lets_of` holds the `let`s of the function bodies seen so far, by function.
+fn is_dataset_binding(
+    ctx: &FileCtx,
+    lets_of: &mut HashMap<TextRange, Vec<ast::LetStmt>>,
+    at: &SyntaxNode,
+    name: &str,
+) -> bool {
     let Some(function) = at.ancestors().find_map(ast::Fn::cast) else {
         return false;
     };
@@ -72,10 +87,15 @@ fn is_dataset_binding(ctx: &FileCtx, at: &SyntaxNode, name: &str) -> bool {
     let Some(body) = function.body() else {
         return false;
     };
+    let lets = lets_of
+        .entry(function.syntax().text_range())
+        .or_insert_with(|| {
+            (body.syntax().descendants())
+                .filter_map(ast::LetStmt::cast)
+                .collect()
+        });
     // The last `let` of that name before the read decides.
-    body.syntax()
-        .descendants()
-        .filter_map(ast::LetStmt::cast)
+    lets.iter()
         .filter(|l| l.syntax().text_range().end() <= at.text_range().start())
         .filter(|l| binds(l.pat(), name))
         .last()
