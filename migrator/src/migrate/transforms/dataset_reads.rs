@@ -28,7 +28,7 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(name) = call.name_ref() else {
             continue;
         };
-        let arity = match &*name.text() {
+        let arity = match name.text() {
             "iter" => 0,
             "get" => 1,
             _ => continue,
@@ -96,9 +96,9 @@ fn is_dataset_binding(
         });
     // The last `let` of that name before the read decides.
     lets.iter()
+        .rev()
         .filter(|l| l.syntax().text_range().end() <= at.text_range().start())
-        .filter(|l| binds(l.pat(), name))
-        .last()
+        .find(|l| binds(l.pat(), name))
         .is_some_and(|l| {
             l.ty().is_some_and(|ty| is_dataset_type(ctx, &ty))
                 || l.initializer().is_some_and(|e| constructs_dataset(ctx, &e))
