@@ -680,6 +680,20 @@ impl Index {
         None
     }
 
+    /// The names a path's last segment can have for `burn_name` to give Burn's `name`:
+    /// `name` itself and the local names that the file's imports, or another file's, give it.
+    pub fn names_for_burn_name<'a>(
+        &'a self,
+        file: usize,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a str> + 'a {
+        let file_imports = (self.files.get(file).into_iter()).flat_map(|f| f.burn_imports.iter());
+        let imported_as = (file_imports.chain(&self.workspace_burn_imports))
+            .filter(move |(_, burn)| *burn == name)
+            .map(|(local, _)| local.as_str());
+        std::iter::once(name).chain(imported_as)
+    }
+
     /// Burn's name for a name some workspace file imports from Burn (and so may re-export),
     /// when no workspace item of that name could be what is meant instead.
     fn reexported_burn_name(&self, name: &str) -> Option<String> {

@@ -16,6 +16,28 @@ pub fn word_offsets<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = us
         })
 }
 
+/// The parts of a path written as text (`burn::tensor::Tensor`), as `path.split("::")` gives
+/// them, without the substring searcher `split` sets up on every call: rules' patterns are
+/// split for every file, many times over.
+pub fn path_parts(path: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut rest = Some(path);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        let bytes = current.as_bytes();
+        match (0..bytes.len().saturating_sub(1)).find(|&i| bytes[i] == b':' && bytes[i + 1] == b':')
+        {
+            Some(at) => {
+                rest = Some(&current[at + 2..]);
+                Some(&current[..at])
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
+}
+
 /// Names of a path's segments, outermost first (`burn::tensor::Tensor` -> three names).
 /// A segment without a plain name (`<T as Trait>`, `Self`) yields its text.
 pub fn segment_names(path: &ast::Path) -> Vec<String> {
@@ -292,7 +314,28 @@ pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::word_offsets;
+    use super::{path_parts, word_offsets};
+
+    #[test]
+    fn path_parts_are_what_split_gives() {
+        for path in [
+            "burn::tensor::Tensor",
+            "Tensor",
+            "",
+            "::a",
+            "a::",
+            "a:::b",
+            "a::::b",
+            "a:b",
+            ":",
+        ] {
+            assert_eq!(
+                path_parts(path).collect::<Vec<_>>(),
+                path.split("::").collect::<Vec<_>>(),
+                "{path:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_word_is_found_alone_and_not_inside_longer_names() {

@@ -12,7 +12,9 @@ use super::context::FileCtx;
 use super::use_items::{full_use_path, path_matches, with_crate_paths};
 use crate::edit::Change;
 use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
-use crate::util::syntax::{callee_name, outermost_segment_name, segment_name, segment_names};
+use crate::util::syntax::{
+    callee_name, outermost_segment_name, path_parts, segment_name, segment_names,
+};
 
 /// Whether `rule` is carried out by `--apply` (rather than reported for a person).
 fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
@@ -220,7 +222,7 @@ impl FileNodes {
         &'a self,
         pattern: &'a str,
     ) -> Box<dyn Iterator<Item = (&'a ast::Path, &'a [String])> + 'a> {
-        match pattern.split("::").next() {
+        match path_parts(pattern).next() {
             Some("*") | None => Box::new(self.code_paths.iter().map(CodePath::with_names)),
             Some(first) => Box::new(
                 self.paths_starting_with(first)
@@ -232,7 +234,7 @@ impl FileNodes {
     /// Local names the file imports from paths matching `pattern` (leaf imports, not aliased
     /// away), as (local name, imported path), each pair once.
     fn imported_names(&self, pattern: &str) -> Vec<(String, Vec<String>)> {
-        let first = pattern.split("::").next().unwrap_or_default();
+        let first = path_parts(pattern).next().unwrap_or_default();
         let leaves: Vec<&(Option<String>, Vec<String>)> = if first == "*" {
             self.use_leaves.iter().collect()
         } else {
@@ -266,12 +268,23 @@ impl FileNodes {
                 || self
                     .glob_modules
                     .iter()
-                    .any(|g| g.iter().map(String::as_str).eq(module.split("::")))
+                    .any(|g| g.iter().map(String::as_str).eq(path_parts(module)))
             {
                 return true;
             }
         }
         let name = item.rsplit("::").next().unwrap_or(item);
+        // A path resolves to `name` only where its last segment is one of these names, which
+        // the text then holds (`!` opened to `_` aside): otherwise the walk over every path
+        // is not needed.
+        let written = |n: &str| ctx.file.text.contains(n.trim_end_matches('_'));
+        if !ctx
+            .index
+            .names_for_burn_name(ctx.file_id, name)
+            .any(written)
+        {
+            return false;
+        }
         self.burn_names_in_paths(ctx).contains(name)
     }
 
@@ -346,9 +359,9 @@ fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, 
     let Some(to) = to else { return };
     let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
     let from_last = from.rsplit("::").next().unwrap_or(from).to_string();
-    let from_first = from.split("::").next().unwrap_or(from);
+    let from_first = path_parts(from).next().unwrap_or(from);
     for (path, names) in nodes.paths_starting_with(from_first) {
-        if names.iter().map(String::as_str).eq(from.split("::")) {
+        if names.iter().map(String::as_str).eq(path_parts(from)) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
                 to,

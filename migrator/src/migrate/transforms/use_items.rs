@@ -18,7 +18,7 @@ pub fn path_matches(full: &[String], pattern: &str) -> bool {
         None => (pattern, false),
     };
     let mut matched = 0;
-    for part in module.split("::") {
+    for part in crate::util::syntax::path_parts(module) {
         if full.get(matched).map(String::as_str) != Some(part) {
             return false;
         }
