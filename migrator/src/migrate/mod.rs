@@ -802,8 +802,7 @@ fn rewrite_manifests(
     let backend_crates = rules.backend_table().crate_features();
     // What a package's ported code names decides which features its manifest needs (one
     // member's `linalg` is no other member's business); a workspace root's, what the whole
-    // workspace's code names. Each question is answered once per scope.
-    let answers: RefCell<HashMap<(Option<usize>, String), bool>> = RefCell::new(HashMap::new());
+    // workspace's code names. Each question is answered once per manifest.
     // A package's files, found once: a package asks dozens of questions, each of which would
     // otherwise walk every file of the workspace.
     let mut files_of_package: Vec<Vec<usize>> = vec![Vec::new(); workspace.packages.len()];
@@ -821,8 +820,9 @@ fn rewrite_manifests(
     if !paths.contains(&workspace.root_manifest) && workspace.root_manifest.is_file() {
         paths.push(workspace.root_manifest.clone());
     }
+    // Manifests are migrated in parallel: each asks its own questions of its own files.
     paths
-        .into_iter()
+        .into_par_iter()
         .map(|path| {
             let display = path
                 .strip_prefix(&workspace.root)
@@ -841,9 +841,10 @@ fn rewrite_manifests(
                 .iter()
                 .position(|p| p.manifest == path)
                 .filter(|_| !declares_workspace);
+            let answers: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
             let code_uses = |needle: &str| {
                 *(answers.borrow_mut())
-                    .entry((package, needle.to_string()))
+                    .entry(needle.to_string())
                     .or_insert_with(|| match package {
                         Some(p) => (files_of_package.get(p).into_iter().flatten())
                             .any(|&f| names_path(&sources[f].migrated, needle)),
