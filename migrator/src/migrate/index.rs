@@ -171,24 +171,8 @@ impl FileItems {
     /// range instead of walking every tree again.
     fn at(files: &[SourceFile], ranges: &[Vec<TextRange>]) -> FileItems {
         let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
-        let owners = roots
-            .iter()
-            .zip(ranges)
-            .map(|(root, ranges)| {
-                ranges
-                    .iter()
-                    .filter_map(|&range| {
-                        let covering = match root.covering_element(range) {
-                            NodeOrToken::Node(node) => node,
-                            NodeOrToken::Token(token) => token.parent()?,
-                        };
-                        covering
-                            .ancestors()
-                            .take_while(|node| node.text_range() == range)
-                            .find_map(ast::AnyHasGenericParams::cast)
-                    })
-                    .collect()
-            })
+        let owners = (roots.iter().zip(ranges))
+            .map(|(root, ranges)| owners_at(root, ranges))
             .collect();
         FileItems { roots, owners }
     }
@@ -201,6 +185,80 @@ impl FileItems {
                 .filter_map(move |owner| Some((file, N::cast(owner.syntax().clone())?)))
         })
     }
+}
+
+/// The generic-capable items at `ranges` of the tree at `root`, in the ranges' order.
+fn owners_at(root: &SyntaxNode, ranges: &[TextRange]) -> Vec<ast::AnyHasGenericParams> {
+    ranges
+        .iter()
+        .filter_map(|&range| {
+            let covering = match root.covering_element(range) {
+                NodeOrToken::Node(node) => node,
+                NodeOrToken::Token(token) => token.parent()?,
+            };
+            covering
+                .ancestors()
+                .take_while(|node| node.text_range() == range)
+                .find_map(ast::AnyHasGenericParams::cast)
+        })
+        .collect()
+}
+
+/// What decides whether an item's type parameter is a backend, as far as the syntax and the
+/// index's traits tell; the project items it is passed to are looked up when asked
+/// (`Index::backend_params_among`), as the index learns which of their parameters are
+/// backends.
+#[derive(Debug, Clone)]
+struct TypeParamFacts {
+    name: String,
+    /// Bounded by one of Burn's backend traits or a project trait that extends one.
+    bounded: bool,
+    /// Bounded by an autodiff backend trait.
+    autodiff: bool,
+    /// Passed inside the item as the backend argument of a Burn type (`Tensor<B, 2>`).
+    burn_backend_argument: bool,
+    /// Passed inside the item as generic argument `position` (lifetimes not counted) of a
+    /// project item, by the item's name.
+    project_arguments: Vec<(String, usize)>,
+}
+
+/// A generic argument list written inside an item: `Model<B, T>`.
+struct ArgumentList {
+    /// The name the list follows (`Model`).
+    owner: String,
+    /// Burn's name for the path the list follows, when it is Burn's item.
+    burn_owner: Option<String>,
+    /// Each non-lifetime argument's name, when it is a single name.
+    args: Vec<Option<String>>,
+}
+
+/// What the index's rounds read of one file's generic-capable items (`FileItems::owners`),
+/// read from the syntax once, in parallel, before the rounds.
+struct FileOwnerFacts {
+    /// Type parameter facts of each distinct item: the file's owners and the items around
+    /// its functions.
+    params: Vec<Vec<TypeParamFacts>>,
+    /// Per owner, in `FileItems::owners` order.
+    owners: Vec<OwnerFacts>,
+}
+
+struct OwnerFacts {
+    /// The item's name; `None` for impls, which matter only as the scope of their methods.
+    name: Option<String>,
+    /// Its type parameter facts (in `FileOwnerFacts::params`).
+    params: usize,
+    /// Its non-lifetime generic parameters' names, when it has a parameter list.
+    generic_params: Option<Vec<String>>,
+    function: Option<FunctionFacts>,
+}
+
+struct FunctionFacts {
+    /// Type parameter facts of each item around the function, innermost first.
+    around: Vec<usize>,
+    /// The type a method's impl is for.
+    impl_self_type: Option<String>,
+    /// Per parameter, the name whose device its type is.
+    param_device_owners: Vec<Option<String>>,
 }
 
 /// A generic parameter found to be a backend.
@@ -271,10 +329,16 @@ impl Index {
             })
             .collect();
         index.collect_aliases(&items);
+        // What each item's type parameters are bounded by and passed to: all the syntax the
+        // rounds below need, read once and in parallel.
+        let owner_facts: Vec<FileOwnerFacts> = (files.par_iter().zip(&item_ranges))
+            .enumerate()
+            .map(|(file, (source, ranges))| index.file_owner_facts(file, source, ranges))
+            .collect();
         // Two rounds: an unbounded parameter passed at another item's backend position is a
         // backend too, which the first round makes known.
         for _ in 0..2 {
-            index.collect_items(&items);
+            index.collect_items(&items, &owner_facts);
         }
         index
     }
@@ -489,44 +553,90 @@ impl Index {
         }
     }
 
-    fn collect_items(&mut self, items: &FileItems) {
+    /// `FileOwnerFacts` of file `file`, whose generic-capable items are at `ranges`.
+    fn file_owner_facts(
+        &self,
+        file: usize,
+        source: &SourceFile,
+        ranges: &[TextRange],
+    ) -> FileOwnerFacts {
+        let root = source.tree().syntax().clone();
+        let mut params = Vec::new();
+        // An impl's facts serve each of its methods: each item is read once.
+        let mut seen: HashMap<(TextRange, ra_ap_syntax::SyntaxKind), usize> = HashMap::new();
+        let mut params_of = |item: &ast::AnyHasGenericParams| {
+            let key = (item.syntax().text_range(), item.syntax().kind());
+            *seen.entry(key).or_insert_with(|| {
+                params.push(self.type_param_facts(file, item));
+                params.len() - 1
+            })
+        };
+        let owners = owners_at(&root, ranges)
+            .iter()
+            .map(|owner| {
+                let node = owner.syntax();
+                let function = ast::Fn::cast(node.clone()).map(|function| FunctionFacts {
+                    around: (node.ancestors().skip(1))
+                        .filter_map(ast::AnyHasGenericParams::cast)
+                        .map(|outer| params_of(&outer))
+                        .collect(),
+                    impl_self_type: impl_self_type_name(node),
+                    param_device_owners: param_device_owners(&function),
+                });
+                OwnerFacts {
+                    name: item_name(node),
+                    params: params_of(owner),
+                    generic_params: owner.generic_param_list().map(|list| {
+                        list.generic_params()
+                            .filter_map(|p| match p {
+                                ast::GenericParam::TypeParam(t) => {
+                                    Some(t.name()?.text().to_string())
+                                }
+                                ast::GenericParam::ConstParam(c) => {
+                                    Some(c.name()?.text().to_string())
+                                }
+                                ast::GenericParam::LifetimeParam(_) => None,
+                            })
+                            .collect()
+                    }),
+                    function,
+                }
+            })
+            .collect();
+        FileOwnerFacts { params, owners }
+    }
+
+    fn collect_items(&mut self, items: &FileItems, owner_facts: &[FileOwnerFacts]) {
         // Every round finds every function's positions again, with what the rounds before
         // learned about backends.
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
         let mut by_owner: HashMap<(String, String), Vec<usize>> = HashMap::new();
-        for (file_id, owners) in items.owners.iter().enumerate() {
-            for owner in owners {
-                let node = owner.syntax().clone();
-                let Some(name) = item_name(&node) else {
+        for (owners, table) in items.owners.iter().zip(owner_facts) {
+            for (owner, facts) in owners.iter().zip(&table.owners) {
+                let Some(name) = &facts.name else {
                     continue;
                 };
-                let backend_params = self.backend_params(file_id, owner);
-                if let Some(function) = ast::Fn::cast(node.clone()) {
+                let backend_params = self.backend_params_among(&table.params[facts.params]);
+                if let Some(function) = &facts.function {
                     // Methods see their impl's backend parameters too (`impl<B> X<B> { fn
                     // new(device: &B::Device) }`).
                     let mut scope = backend_params.clone();
-                    for ancestor in node.ancestors().skip(1) {
-                        if let Some(outer) = ast::AnyHasGenericParams::cast(ancestor) {
-                            scope.extend(self.backend_params(file_id, &outer));
-                        }
+                    for &outer in &function.around {
+                        scope.extend(self.backend_params_among(&table.params[outer]));
                     }
-                    let positions = device_param_positions(&function, &scope);
-                    if let Some(owner) = impl_self_type_name(&node) {
-                        keep_common(&mut by_owner, (owner, name.clone()), &positions);
+                    let positions: Vec<usize> = (function.param_device_owners.iter())
+                        .enumerate()
+                        .filter(|(_, owner)| is_backend_name(owner.as_deref(), &scope))
+                        .map(|(i, _)| i)
+                        .collect();
+                    if let Some(owner) = &function.impl_self_type {
+                        keep_common(&mut by_owner, (owner.clone(), name.clone()), &positions);
                     }
                     keep_common(&mut by_name, name.clone(), &positions);
                 }
-                let Some(list) = owner.generic_param_list() else {
+                let Some(params) = &facts.generic_params else {
                     continue;
                 };
-                let params: Vec<String> = list
-                    .generic_params()
-                    .filter_map(|p| match p {
-                        ast::GenericParam::TypeParam(t) => Some(t.name()?.text().to_string()),
-                        ast::GenericParam::ConstParam(c) => Some(c.name()?.text().to_string()),
-                        ast::GenericParam::LifetimeParam(_) => None,
-                    })
-                    .collect();
                 let backend: Vec<bool> = params
                     .iter()
                     .map(|p| backend_params.iter().any(|b| &b.name == p))
@@ -534,6 +644,8 @@ impl Index {
                 if !backend.iter().any(|b| *b) {
                     continue;
                 }
+                // Only an item with a backend parameter is read again, for its phantom fields.
+                let node = owner.syntax();
                 if let Some(strukt) = ast::Struct::cast(node.clone()) {
                     let fields = phantom_fields(strukt.field_list(), &backend_params);
                     if !fields.is_empty() {
@@ -555,9 +667,9 @@ impl Index {
                 }
                 let autodiff = backend_params.iter().any(|b| b.autodiff);
                 self.items.insert(
-                    name,
+                    name.clone(),
                     ItemGenerics {
-                        params,
+                        params: params.clone(),
                         backend,
                         autodiff,
                     },
@@ -578,6 +690,35 @@ impl Index {
         file: usize,
         owner: &ast::AnyHasGenericParams,
     ) -> Vec<BackendParam> {
+        self.backend_params_among(&self.type_param_facts(file, owner))
+    }
+
+    /// The backend parameters among an item's type parameters, by what the index knows now
+    /// of the project items they are passed to.
+    fn backend_params_among(&self, params: &[TypeParamFacts]) -> Vec<BackendParam> {
+        let at_backend_position = |(owner, position): &(String, usize)| {
+            (self.items.get(owner)).is_some_and(|item| item.backend.get(*position) == Some(&true))
+        };
+        params
+            .iter()
+            .filter(|p| {
+                p.bounded
+                    || p.burn_backend_argument
+                    || p.project_arguments.iter().any(at_backend_position)
+            })
+            .map(|p| BackendParam {
+                name: p.name.clone(),
+                autodiff: p.autodiff,
+            })
+            .collect()
+    }
+
+    /// The facts about `owner`'s type parameters that decide which are backends.
+    fn type_param_facts(
+        &self,
+        file: usize,
+        owner: &ast::AnyHasGenericParams,
+    ) -> Vec<TypeParamFacts> {
         let Some(list) = owner.generic_param_list() else {
             return Vec::new();
         };
@@ -585,6 +726,8 @@ impl Index {
             .where_clause()
             .map(|w| w.predicates().collect())
             .unwrap_or_default();
+        // The item's argument lists, read when an unbounded parameter needs them.
+        let mut argument_lists: Option<Vec<ArgumentList>> = None;
         let mut out = Vec::new();
         for param in list.generic_params() {
             let ast::GenericParam::TypeParam(tp) = param else {
@@ -598,11 +741,33 @@ impl Index {
                     bounds.extend(bound_paths(pred.type_bound_list()));
                 }
             }
-            let bounded = bounds.iter().any(|b| self.is_backend_bound(file, b));
-            if bounded || self.used_as_backend(file, owner.syntax(), &name) {
-                let autodiff = bounds.iter().any(|b| self.is_autodiff_bound(file, b));
-                out.push(BackendParam { name, autodiff });
+            let mut facts = TypeParamFacts {
+                bounded: bounds.iter().any(|b| self.is_backend_bound(file, b)),
+                autodiff: bounds.iter().any(|b| self.is_autodiff_bound(file, b)),
+                burn_backend_argument: false,
+                project_arguments: Vec::new(),
+                name,
+            };
+            if !facts.bounded {
+                let lists =
+                    argument_lists.get_or_insert_with(|| self.argument_lists(file, owner.syntax()));
+                for list in lists.iter() {
+                    let is_name = |arg: &Option<String>| arg.as_deref() == Some(&facts.name);
+                    match &list.burn_owner {
+                        Some(burn) => {
+                            facts.burn_backend_argument |= BURN_BACKEND_FIRST_TYPES
+                                .contains(&burn.as_str())
+                                && list.args.first().is_some_and(is_name)
+                        }
+                        None => facts.project_arguments.extend(
+                            (list.args.iter().enumerate())
+                                .filter(|(_, arg)| is_name(arg))
+                                .map(|(position, _)| (list.owner.clone(), position)),
+                        ),
+                    }
+                }
             }
+            out.push(facts);
         }
         out
     }
@@ -703,20 +868,15 @@ impl Index {
         self.workspace_burn_imports.get(name).cloned()
     }
 
-    /// Whether an unbounded parameter `name` is used as a backend inside `item` (of file
-    /// `file`): as the backend argument of a Burn type, or at a backend position of a
-    /// project item.
-    fn used_as_backend(&self, file: usize, item: &SyntaxNode, name: &str) -> bool {
-        item.descendants().any(|node| {
-            if let Some(list) = ast::GenericArgList::cast(node.clone()) {
-                let Some(segment) = list.syntax().parent().and_then(ast::PathSegment::cast) else {
-                    return false;
-                };
-                let Some(owner) = segment.name_ref().map(|n| n.text().to_string()) else {
-                    return false;
-                };
-                let burn_owner = self.burn_name(file, &segment.parent_path());
-                let args: Vec<Option<String>> = list
+    /// The generic argument lists written inside `item` (of file `file`), in preorder: where
+    /// an unbounded parameter may be passed as a backend.
+    fn argument_lists(&self, file: usize, item: &SyntaxNode) -> Vec<ArgumentList> {
+        item.descendants()
+            .filter_map(ast::GenericArgList::cast)
+            .filter_map(|list| {
+                let segment = list.syntax().parent().and_then(ast::PathSegment::cast)?;
+                let owner = segment.name_ref()?.text().to_string();
+                let args = list
                     .generic_args()
                     .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
                     .map(|a| match a {
@@ -724,21 +884,13 @@ impl Index {
                         _ => None,
                     })
                     .collect();
-                if let Some(burn) = burn_owner {
-                    return BURN_BACKEND_FIRST_TYPES.contains(&burn.as_str())
-                        && args.first().and_then(|a| a.as_deref()) == Some(name);
-                }
-                if let Some(item) = self.items.get(&owner) {
-                    return args
-                        .iter()
-                        .zip(&item.backend)
-                        .any(|(arg, is_backend)| *is_backend && arg.as_deref() == Some(name));
-                }
-                false
-            } else {
-                false
-            }
-        })
+                Some(ArgumentList {
+                    burn_owner: self.burn_name(file, &segment.parent_path()),
+                    owner,
+                    args,
+                })
+            })
+            .collect()
     }
 
     /// The positions of `owner`'s generic arguments that are a backend, when `owner` (the last
@@ -1106,63 +1258,61 @@ fn impl_self_type_name(function: &SyntaxNode) -> Option<String> {
     segment_names(&ty.path()?).pop()
 }
 
-/// Positions of a function's parameters whose type is a backend's device.
-fn device_param_positions(function: &ast::Fn, backends: &[BackendParam]) -> Vec<usize> {
+/// For each of a function's parameters, the name whose device its type is
+/// (`device_type_owner`): the parameter is a device parameter where that name is a backend.
+fn param_device_owners(function: &ast::Fn) -> Vec<Option<String>> {
     let Some(list) = function.param_list() else {
         return Vec::new();
     };
     list.params()
-        .enumerate()
-        .filter(|(_, p)| p.ty().is_some_and(|t| is_backend_device_type(&t, backends)))
-        .map(|(i, _)| i)
+        .map(|p| p.ty().as_ref().and_then(device_type_owner))
         .collect()
+}
+
+fn is_backend_name(name: Option<&str>, backends: &[BackendParam]) -> bool {
+    name.is_some_and(|n| backends.iter().any(|b| b.name == n))
 }
 
 /// `B::Device`, `&B::Device`, `<B as Backend>::Device`, `Device<B>` for a backend `B`.
 pub fn is_backend_device_type(ty: &ast::Type, backends: &[BackendParam]) -> bool {
+    is_backend_name(device_type_owner(ty).as_deref(), backends)
+}
+
+/// The single name `N` in `N::Device`, `&N::Device`, `<N as ..>::Device` or `Device<N>`.
+fn device_type_owner(ty: &ast::Type) -> Option<String> {
     let ty = match ty {
-        ast::Type::RefType(r) => match r.ty() {
-            Some(t) => t,
-            None => return false,
-        },
+        ast::Type::RefType(r) => r.ty()?,
         other => other.clone(),
     };
     let ast::Type::PathType(path_type) = ty else {
-        return false;
+        return None;
     };
-    let Some(path) = path_type.path() else {
-        return false;
-    };
-    backend_device_path(&path, backends)
+    device_path_owner(&path_type.path()?)
 }
 
 /// Whether a path is `B::Device`, `<B as Backend>::Device` or `Device<B>` for a backend `B`.
 pub fn backend_device_path(path: &ast::Path, backends: &[BackendParam]) -> bool {
-    let Some(segment) = path.segment() else {
-        return false;
-    };
-    if segment.name_ref().is_none_or(|n| n.text() != "Device") {
-        return false;
+    is_backend_name(device_path_owner(path).as_deref(), backends)
+}
+
+/// The single name `N` in `N::Device`, `<N as ..>::Device` or `Device<N>`.
+fn device_path_owner(path: &ast::Path) -> Option<String> {
+    let segment = path.segment()?;
+    if segment.name_ref()?.text() != "Device" {
+        return None;
     }
-    let is_backend =
-        |name: Option<String>| name.is_some_and(|n| backends.iter().any(|b| b.name == n));
     if let Some(qualifier) = path.qualifier() {
         if qualifier.qualifier().is_none() {
-            if let Some(seg) = qualifier.segment() {
-                if let Some(anchor) = seg.type_anchor() {
-                    return is_backend(anchor.ty().as_ref().and_then(type_as_ident));
-                }
+            if let Some(anchor) = qualifier.segment().and_then(|s| s.type_anchor()) {
+                return anchor.ty().as_ref().and_then(type_as_ident);
             }
         }
-        return is_backend(path_as_ident(&qualifier));
+        return path_as_ident(&qualifier);
     }
-    segment
-        .generic_arg_list()
-        .and_then(|l| l.generic_args().next())
-        .is_some_and(|a| match a {
-            ast::GenericArg::TypeArg(t) => is_backend(t.ty().as_ref().and_then(type_as_ident)),
-            _ => false,
-        })
+    match segment.generic_arg_list()?.generic_args().next()? {
+        ast::GenericArg::TypeArg(t) => t.ty().as_ref().and_then(type_as_ident),
+        _ => None,
+    }
 }
 
 fn phantom_fields(fields: Option<ast::FieldList>, backends: &[BackendParam]) -> Vec<String> {
