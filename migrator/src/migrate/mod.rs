@@ -113,7 +113,12 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
-    if !report.already_migrated && output == Output::Port {
+    if output == Output::Findings {
+        // The findings are all `--check` wanted of the trees. Dropped, they would go to
+        // rust-analyzer's dropper thread, which frees them while the findings render, on the
+        // same cores; the process's exit frees them instead.
+        std::mem::forget(ported);
+    } else if !report.already_migrated {
         time("keep findings visible", || {
             keep_findings_visible(&mut report, &workspace.files, ported, rules)
         })?;
