@@ -76,9 +76,8 @@ fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String 
         .filter(|c| c.replacement.is_some() && c.range == TextRange::default())
         .map(|c| c.rule.as_str())
         .collect();
-    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+    for hunk in diff.hunks(3) {
         let old_lines = hunk
-            .ops()
             .iter()
             .map(|op| op.old_range())
             .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
@@ -95,8 +94,9 @@ fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String 
             }
         }
         let rules: Vec<&str> = rules.into_iter().collect();
-        out.push_str(&format!("{} {}\n", hunk.header(), rules.join(", ")));
-        for change in hunk.iter_changes() {
+        let header = similar::udiff::UnifiedHunkHeader::new(&hunk);
+        out.push_str(&format!("{header} {}\n", rules.join(", ")));
+        for change in diff.changes(&hunk) {
             out.push_str(match change.tag() {
                 similar::ChangeTag::Delete => "-",
                 similar::ChangeTag::Insert => "+",
