@@ -49,16 +49,50 @@ fn declarations_around(node: &ra_ap_syntax::SyntaxNode, name: &str) -> Vec<TextR
 /// dangle without removing a parameter the first pass kept, and `--check` (whose findings
 /// are the first pass's) needs no further pass. `edits`: what the first pass replaced.
 pub fn may_dangle(uses: &[Use], recorded: &[Change], edits: &[(TextRange, usize)]) -> bool {
-    let covered = |range: TextRange| {
+    if uses.is_empty() {
+        return false;
+    }
+    let cover = Cover::new(
         recorded
             .iter()
             .map(|c| c.range)
-            .chain(edits.iter().map(|(r, _)| *r))
-            .any(|r| !r.is_empty() && r.contains_range(range))
-    };
+            .chain(edits.iter().map(|(r, _)| *r)),
+    );
     uses.iter().any(|u| {
-        !covered(u.range) && (u.backend_type || u.declarations.iter().all(|d| covered(*d)))
+        !cover.contains(u.range)
+            && (u.backend_type || u.declarations.iter().all(|d| cover.contains(*d)))
     })
+}
+
+/// Non-empty ranges, asked whether one of them contains a given range: sorted by start, with
+/// the furthest end so far, so that a large file's thousands of uses and changes are not
+/// compared pairwise.
+struct Cover {
+    /// (start, furthest end of the ranges up to this one), by start.
+    starts: Vec<(TextSize, TextSize)>,
+}
+
+impl Cover {
+    fn new(ranges: impl Iterator<Item = TextRange>) -> Cover {
+        let mut ranges: Vec<TextRange> = ranges.filter(|r| !r.is_empty()).collect();
+        ranges.sort_unstable_by_key(|r| r.start());
+        let starts = ranges
+            .iter()
+            .scan(TextSize::from(0), |furthest, r| {
+                *furthest = r.end().max(*furthest);
+                Some((r.start(), *furthest))
+            })
+            .collect();
+        Cover { starts }
+    }
+
+    /// Whether a range starts at or before `range` and ends at or after it.
+    fn contains(&self, range: TextRange) -> bool {
+        let before = self
+            .starts
+            .partition_point(|(start, _)| *start <= range.start());
+        before > 0 && self.starts[before - 1].1 >= range.end()
+    }
 }
 
 /// Every path that starts with a backend parameter in scope (`B`, `B::FloatElem`,
@@ -285,6 +319,26 @@ pub fn findings(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Cover::contains` answers as comparing with every range does, empty ranges never
+    /// containing anything.
+    #[test]
+    fn cover_is_any_range_containing() {
+        let range = |start: u32, end: u32| TextRange::new(start.into(), end.into());
+        let ranges: Vec<TextRange> = (0..40u32)
+            .map(|i| range((i * 7) % 50, (i * 7) % 50 + (i * 3) % 11))
+            .collect();
+        let cover = Cover::new(ranges.iter().copied());
+        for start in 0..60 {
+            for len in 0..12 {
+                let query = range(start, start + len);
+                let expected = ranges
+                    .iter()
+                    .any(|r| !r.is_empty() && r.contains_range(query));
+                assert_eq!(cover.contains(query), expected, "{query:?}");
+            }
+        }
+    }
 
     fn file(text: &str) -> SourceFile {
         SourceFile::from_text(
