@@ -442,6 +442,7 @@ fn rewrite_sources_parsed(
                 file.release_tree();
             }
         }
+        source::forget_built_nodes();
         let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: parse"), || {
             rewritten.into_par_iter().map(Rewritten::parsed).collect()
         });

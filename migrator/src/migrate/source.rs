@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::{AstNode, Edition, Parse, SourceFile as AstFile, TextSize};
+use ra_ap_syntax::{AstNode, Edition, GreenNode, SourceFile as AstFile, SyntaxNode, TextSize};
 
 use crate::error::Error;
 
@@ -17,10 +17,10 @@ pub struct SourceFile {
     /// Index of the package (in `Workspace::packages`) that owns this file.
     pub package: usize,
     pub edition: Edition,
-    /// The parse, not a syntax node: it is `Send + Sync`, so files are parsed, indexed and
-    /// rewritten on several threads; each `tree()` call makes a cheap root over it. `None`
-    /// once `release_tree` let it go.
-    parse: Option<Parse<AstFile>>,
+    /// The tree's green nodes, not a syntax node: they are `Send + Sync`, so files are parsed,
+    /// indexed and rewritten on several threads; each `tree()` call makes a cheap root over
+    /// them. `None` once `release_tree` let them go.
+    green: Option<GreenNode>,
     /// Number of syntax errors the file had before any edit: a rewrite may not add any.
     pub syntax_errors: usize,
 }
@@ -55,14 +55,14 @@ impl SourceFile {
         package: usize,
         edition: Edition,
     ) -> Self {
-        let (parse, syntax_errors) = parse_opened(&text, edition);
+        let (green, syntax_errors) = parse_opened(&text, edition);
         SourceFile {
             path,
             display,
             text,
             package,
             edition,
-            parse: Some(parse),
+            green: Some(green),
             syntax_errors,
         }
     }
@@ -71,16 +71,17 @@ impl SourceFile {
     /// expression macros (`println!(..)`, `assert_eq!(..)`, ...) are parsed as expressions
     /// (see `open_expression_macros`). Offsets match `text` byte for byte.
     pub fn tree(&self) -> AstFile {
-        match &self.parse {
-            Some(parse) => parse.tree(),
-            None => parse_opened(&self.text, self.edition).0.tree(),
-        }
+        let green = match &self.green {
+            Some(green) => green.clone(),
+            None => parse_opened(&self.text, self.edition).0,
+        };
+        root_of(green)
     }
 
     /// Lets the syntax tree go, the largest part of a parsed file, where the file's text and
     /// facts are all that is needed any more; `tree()` still works, parsing the text again.
     pub fn release_tree(&mut self) {
-        self.parse = None;
+        self.green = None;
     }
 
     /// The original text of a range of the tree.
@@ -115,7 +116,7 @@ impl SourceFile {
 
 /// The parse rules work on (expression macros opened, see `SourceFile::tree`) and the number
 /// of syntax errors of `text` as written.
-fn parse_opened(text: &str, edition: Edition) -> (Parse<AstFile>, usize) {
+fn parse_opened(text: &str, edition: Edition) -> (GreenNode, usize) {
     // One parse where it suffices: open the macros found from tokens and parse that. A file
     // whose opened text parses without error parses as written too (a call `name_(..)` stands
     // where `name!(..)` may), so its count of syntax errors is 0. Anything else takes the two
@@ -129,52 +130,95 @@ fn parse_opened(text: &str, edition: Edition) -> (Parse<AstFile>, usize) {
     let (own, syntax_errors) = parse_counting_errors(text, edition);
     // Most files differ once macros are opened, but a file without `println!` & co keeps its
     // own parse instead of parsing the same text twice.
-    let parse = match open_expression_macros(&own.tree(), text) {
+    let green = match open_expression_macros(&root_of(own.clone()), text) {
         Some(opened) => parse_counting_errors(&opened, edition).0,
         None => own,
     };
-    (parse, syntax_errors)
+    (green, syntax_errors)
 }
 
 /// Parses Rust text; returns the tree and how many syntax errors it has.
 pub fn parse(text: &str, edition: Edition) -> (AstFile, usize) {
-    let (parse, errors) = parse_counting_errors(text, edition);
-    (parse.tree(), errors)
+    let (green, errors) = parse_counting_errors(text, edition);
+    (root_of(green), errors)
+}
+
+/// The file node over a tree `parse_counting_errors` built.
+fn root_of(green: GreenNode) -> AstFile {
+    AstFile::cast(SyntaxNode::new_root(green))
+        .expect("the parser's top entry point always builds a SOURCE_FILE root")
+}
+
+/// Node caches between parses, with the generation they were filled in. A parse takes one
+/// (or starts one) and puts it back, so the trees a thread builds share their nodes and
+/// tokens: `fn`, `,`, `self`, a single space and most small nodes are built once for all
+/// files, not once per file, and no file starts with an empty table that grows as it is
+/// filled. About one cache per thread: a parse holds its cache while it runs.
+static NODE_CACHES: std::sync::Mutex<(usize, Vec<rowan::NodeCache>)> =
+    std::sync::Mutex::new((0, Vec::new()));
+
+/// Trees parsed from now on share no nodes with those parsed before. A cache holds every
+/// node it handed out: once the trees a pass replaces are let go, their nodes are freed only
+/// if the caches go too.
+pub fn forget_built_nodes() {
+    let mut caches = node_caches();
+    caches.0 += 1;
+    caches.1.clear();
+}
+
+/// `NODE_CACHES`, locked. A parse that panicked while it held a cache did not put it back:
+/// the others are sound.
+fn node_caches() -> std::sync::MutexGuard<'static, (usize, Vec<rowan::NodeCache>)> {
+    NODE_CACHES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs `build` on a cache from `NODE_CACHES`; the cache goes back unless the caches were
+/// forgotten meanwhile.
+fn with_node_cache<T>(build: impl FnOnce(&mut rowan::NodeCache) -> T) -> T {
+    let (generation, mut cache) = {
+        let mut caches = node_caches();
+        (caches.0, caches.1.pop().unwrap_or_default())
+    };
+    let built = build(&mut cache);
+    let mut caches = node_caches();
+    if caches.0 == generation {
+        caches.1.push(cache);
+    }
+    built
 }
 
 /// `AstFile::parse`, counting the lexer's and the parser's errors as the tree is built.
 /// `Parse::errors` would walk the whole tree again for rust-analyzer's validation errors
 /// (a keyword inside a path, a bad escape in a literal, ...): a sixth of a `--check`'s CPU
 /// time, for errors code that compiled under Burn 0.21 does not have and rustc reports anyway.
-/// The parse keeps its errors, so `first_syntax_error` still shows them all.
-fn parse_counting_errors(text: &str, edition: Edition) -> (Parse<AstFile>, usize) {
+/// Only the count is kept: `first_syntax_error` parses again for the message.
+/// The tree is built as rust-analyzer's `SyntaxTreeBuilder` does, but on a cache from
+/// `NODE_CACHES` (see there) instead of a fresh cache per file.
+fn parse_counting_errors(text: &str, edition: Edition) -> (GreenNode, usize) {
     use ra_ap_parser::StrStep;
     let lexed = ra_ap_parser::LexedStr::new(edition, text);
-    let output = ra_ap_parser::TopEntryPoint::SourceFile.parse(&lexed.to_input(edition));
-    let mut builder = ra_ap_syntax::SyntaxTreeBuilder::default();
-    let mut errors = 0;
-    lexed.intersperse_trivia(&output, &mut |step| match step {
-        StrStep::Token { kind, text } => builder.token(kind, text),
-        StrStep::Enter { kind } => builder.start_node(kind),
-        StrStep::Exit => builder.finish_node(),
-        StrStep::Error { msg, pos } => {
-            errors += 1;
-            let pos = TextSize::try_from(pos).unwrap_or_else(|_| TextSize::of(text));
-            builder.error(msg.to_owned(), pos);
-        }
-    });
-    let lexer_errors = lexed.errors().count();
-    match builder.finish().cast::<AstFile>() {
-        // The lexer's errors are counted, not recorded in the parse (rust-analyzer records
-        // them with their ranges): only their number is read here.
-        Some(parse) if lexer_errors == 0 => (parse, errors),
-        // A file the lexer rejects takes rust-analyzer's own parse, which records them.
-        _ => {
-            let parse = AstFile::parse(text, edition);
-            let errors = parse.errors().len();
-            (parse, errors)
-        }
+    if lexed.errors().next().is_some() {
+        // A file the lexer rejects takes rust-analyzer's own parse, which counts the lexer's
+        // errors with the parser's.
+        let parse = AstFile::parse(text, edition);
+        let errors = parse.errors().len();
+        return (parse.syntax_node().green().to_owned(), errors);
     }
+    let output = ra_ap_parser::TopEntryPoint::SourceFile.parse(&lexed.to_input(edition));
+    with_node_cache(|cache| {
+        let mut builder = rowan::GreenNodeBuilder::with_cache(cache);
+        let raw = |kind: ra_ap_syntax::SyntaxKind| rowan::SyntaxKind(kind.into());
+        let mut errors = 0;
+        lexed.intersperse_trivia(&output, &mut |step| match step {
+            StrStep::Token { kind, text } => builder.token(raw(kind), text),
+            StrStep::Enter { kind } => builder.start_node(raw(kind)),
+            StrStep::Exit => builder.finish_node(),
+            StrStep::Error { .. } => errors += 1,
+        });
+        (builder.finish(), errors)
+    })
 }
 
 /// Std macros whose parenthesized arguments are ordinary expressions.
@@ -399,7 +443,29 @@ mod tests {
         );
         let before = format!("{:#?}", file.tree().syntax());
         file.release_tree();
-        assert!(file.parse.is_none());
+        assert!(file.green.is_none());
         assert_eq!(format!("{:#?}", file.tree().syntax()), before);
+    }
+
+    #[test]
+    fn trees_built_on_shared_caches_are_rust_analyzers_trees() {
+        let texts = [
+            "struct Model<B: Backend> { linear: Linear<B> }\nfn f(x: u8) -> u8 { x + 1 }\n",
+            "impl<B: Backend> Model<B> { fn forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> { x } }\n",
+            "fn f(x: u8) -> u8 { x + 1 }\nfn broken( {\n",
+        ];
+        for round in 0..2 {
+            for text in texts {
+                let (tree, errors) = parse(text, Edition::Edition2021);
+                let theirs = AstFile::parse(text, Edition::Edition2021);
+                assert_eq!(
+                    format!("{:#?}", tree.syntax()),
+                    format!("{:#?}", theirs.syntax_node()),
+                    "round {round}: {text}"
+                );
+                assert_eq!(errors, theirs.errors().len(), "round {round}: {text}");
+            }
+            forget_built_nodes();
+        }
     }
 }
