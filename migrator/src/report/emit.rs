@@ -2,6 +2,7 @@
 //! diagnostics (codespan-reporting), and JSON for machines.
 
 use std::collections::BTreeSet;
+use std::io::Write;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::{Files, SimpleFile, SimpleFiles};
@@ -151,6 +152,7 @@ pub fn diagnostics(
         .map(|&(i, changes, with_error)| {
             let (file, source) = &sources[i];
             let mut out = buffer(color);
+            let mut plain = Vec::new();
             for change in changes {
                 let diagnostic = finding(
                     change.range,
@@ -159,7 +161,12 @@ pub fn diagnostics(
                     is_applied(change, rules),
                     rules,
                 );
-                emit_one(&mut out, &config, source, &diagnostic)?;
+                plain.clear();
+                if !color && super::plain::render(&mut plain, source, &diagnostic)? {
+                    out.write_all(&plain)?;
+                } else {
+                    emit_one(&mut out, &config, source, &diagnostic)?;
+                }
             }
             if let (true, Some(error)) = (with_error, &file.error) {
                 let diagnostic = Diagnostic::error()

@@ -10,6 +10,7 @@ pub mod color;
 pub mod emit;
 pub mod findings;
 pub mod migrate;
+mod plain;
 pub mod probe;
 pub mod progress;
 pub mod verify;
