@@ -16,6 +16,23 @@ pub fn word_offsets<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = us
         })
 }
 
+/// The words of `text` (runs of letters, digits and `_`) that end with `suffix`, at each
+/// place the text spells one.
+pub fn words_ending_with<'a>(text: &'a str, suffix: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    (text.match_indices(suffix)).filter_map(move |(at, _)| {
+        let end = at + suffix.len();
+        if suffix.is_empty() || text[end..].chars().next().is_some_and(in_word) {
+            return None;
+        }
+        let start = (text[..at].char_indices().rev())
+            .take_while(|&(_, c)| in_word(c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        Some(&text[start..end])
+    })
+}
+
 /// The parts of a path written as text (`burn::tensor::Tensor`), as `path.split("::")` gives
 /// them, without the substring searcher `split` sets up on every call: rules' patterns are
 /// split for every file, many times over.
@@ -314,7 +331,7 @@ pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{path_parts, word_offsets};
+    use super::{path_parts, word_offsets, words_ending_with};
 
     #[test]
     fn path_parts_are_what_split_gives() {
@@ -345,5 +362,22 @@ mod tests {
             [0, 33, 43]
         );
         assert_eq!(word_offsets(text, "").count(), 0);
+    }
+
+    #[test]
+    fn words_ending_with_a_suffix_are_whole_words() {
+        let text = "ModelRecord<B> r#XRecord RecordRecord Record aRecordb élanRecord\n_Record";
+        assert_eq!(
+            words_ending_with(text, "Record").collect::<Vec<_>>(),
+            [
+                "ModelRecord",
+                "XRecord",
+                "RecordRecord",
+                "Record",
+                "élanRecord",
+                "_Record"
+            ]
+        );
+        assert_eq!(words_ending_with(text, "").count(), 0);
     }
 }

@@ -11,15 +11,11 @@ use crate::rules::RuleId;
 use crate::util::syntax::{path_as_ident, segment_name};
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.nodes::<ast::Path>() {
-        // The last segment's name first: most paths name none of these.
+    for path in ctx.paths_named(&["AutodiffModule", "from_inner", "InnerModule"]) {
         let Some(last) = path.segment().map(|s| segment_name(&s)) else {
             continue;
         };
-        if !matches!(
-            last.as_str(),
-            "AutodiffModule" | "from_inner" | "InnerModule"
-        ) || path
+        if path
             .syntax()
             .ancestors()
             .any(|a| ast::UseTree::can_cast(a.kind()))

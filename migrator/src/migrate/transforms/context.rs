@@ -120,6 +120,26 @@ impl<'a> FileCtx<'a> {
             .collect()
     }
 
+    /// The file's paths whose last segment is a name spelled one of `names`, in the order
+    /// `nodes::<ast::Path>()` gives them. Found from where the text spells the names
+    /// (`name_refs`), not by reading every path's last segment: a step that looks for a few
+    /// names reads only their paths, and none in most files.
+    pub fn paths_named(&self, names: &[&str]) -> Vec<ast::Path> {
+        let mut paths: Vec<ast::Path> = (names.iter())
+            .flat_map(|name| self.name_refs(name))
+            .filter_map(|name_ref| name_ref.syntax().parent().and_then(ast::PathSegment::cast))
+            // A segment is its path's last one: a qualifier is a path of its own.
+            .filter_map(|segment| segment.syntax().parent().and_then(ast::Path::cast))
+            .collect();
+        // Preorder: by start, and a path before the paths (qualifiers, arguments) it holds.
+        paths.sort_by_key(|path| {
+            let range = path.syntax().text_range();
+            (range.start(), std::cmp::Reverse(range.end()))
+        });
+        paths.dedup();
+        paths
+    }
+
     /// Every node of the listed kinds (`is_listed`), in preorder: for a transform that looks
     /// for several kinds in one pass, in file order.
     pub fn listed_nodes(&self) -> impl Iterator<Item = SyntaxNode> {

@@ -98,13 +98,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// The ranges of the paths that name Burn's item `name` (a project's own `DataLoader` trait
 /// is not Burn's), in file order.
 fn burn_item_ranges(ctx: &FileCtx, name: &str) -> Vec<TextRange> {
-    ctx.nodes::<ast::Path>()
-        // The name first (cheap), then what it resolves to.
-        .filter(|path| {
-            path.segment()
-                .and_then(|s| s.name_ref())
-                .is_some_and(|n| n.text() == name)
-        })
+    (ctx.paths_named(&[name]).into_iter())
         .filter(|path| ctx.index.burn_name(ctx.file_id, path).as_deref() == Some(name))
         .map(|path| path.syntax().text_range())
         .collect()

@@ -355,6 +355,9 @@ fn check_rules_emitted(step: Step, changes: &[Change], rules: &RuleSet) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::migrate::index::Index;
+    use crate::migrate::source::SourceFile;
+    use ra_ap_syntax::ast;
 
     #[test]
     fn steps_emit_only_the_rules_that_name_them() {
@@ -375,9 +378,6 @@ mod tests {
     /// changes in the same order, the same imports and device choices.
     #[test]
     fn steps_in_parallel_leave_what_steps_in_order_leave() {
-        use crate::migrate::index::Index;
-        use crate::migrate::source::SourceFile;
-
         let unit = r#"
 use burn::backend::{Autodiff, NdArray};
 use burn::tensor::{backend::Backend, Tensor};
@@ -436,5 +436,48 @@ fn train() {
             in_order.2.len()
         );
         assert_eq!(leave(true), in_order);
+    }
+
+    /// `FileCtx::paths_named` finds the paths a walk over every path finds, in its order.
+    #[test]
+    fn paths_named_are_the_paths_whose_last_segment_is_named() {
+        let text = r#"
+use burn::optim::{Optimizer, adaptor::OptimizerAdaptor as Adaptor};
+use crate::Optimizer as _;
+// Optimizer in a comment, "Optimizer" in a string
+fn f<O: Optimizer<M, B>>(o: O) -> <O as Optimizer<M, B>>::Record {
+    let x: Vec<Optimizer> = vec![Optimizer::new()];
+    let y = crate::a::Optimizer::<Optimizer>::default();
+    o.Optimizer(Optimizer { Optimizer: 1 });
+    println!("{}", Optimizer::NAME);
+    OptimizerAdaptor::<Optimizer>::from(o)
+}
+"#;
+        let rules = RuleSet::embedded().unwrap();
+        let file = SourceFile::from_text(
+            "src/lib.rs".into(),
+            "src/lib.rs".into(),
+            text.to_string(),
+            0,
+            ra_ap_syntax::Edition::Edition2021,
+        );
+        let files = [file];
+        let index = Index::build(&files, &rules);
+        let ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
+        for names in [
+            &["Optimizer"][..],
+            &["OptimizerAdaptor", "Optimizer"],
+            &["Missing"],
+        ] {
+            let walked: Vec<ast::Path> = ctx
+                .nodes::<ast::Path>()
+                .filter(|p| {
+                    (p.segment().and_then(|s| s.name_ref()))
+                        .is_some_and(|n| names.iter().any(|name| n.text() == *name))
+                })
+                .collect();
+            assert_eq!(ctx.paths_named(names), walked, "{names:?}");
+        }
+        assert!(ctx.paths_named(&["Optimizer"]).len() >= 9);
     }
 }

@@ -1,15 +1,24 @@
 //! `ModelRecord<B>`: the record type `derive(Module)` generated for a module of the
 //! workspace. Burn 0.22 has one non-generic `burn::store::ModuleRecord`.
 
-use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
 use crate::edit::Change;
 use crate::rules::RuleId;
+use crate::util::syntax::words_ending_with;
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.nodes::<ast::Path>() {
+    // The names that can be such a record: the words of the text that are a module's name
+    // and `Record`.
+    let mut names: Vec<&str> = words_ending_with(&ctx.file.text, "Record")
+        .filter(|word| {
+            (word.strip_suffix("Record")).is_some_and(|module| ctx.index.modules.contains(module))
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    for path in ctx.paths_named(&names) {
         let Some(name) = path
             .segment()
             .and_then(|s| s.name_ref())
@@ -17,15 +26,12 @@ pub fn run(ctx: &mut FileCtx) {
         else {
             continue;
         };
-        let Some(module) = name.strip_suffix("Record") else {
-            continue;
-        };
-        if ctx.index.modules.contains(module) {
-            ctx.push(Change::manual(
-                path.syntax().text_range(),
-                RuleId::ModuleRecordType,
-                format!("`{name}` is not generated in Burn 0.22: records are `burn::store::ModuleRecord`"),
-            ));
-        }
+        ctx.push(Change::manual(
+            path.syntax().text_range(),
+            RuleId::ModuleRecordType,
+            format!(
+                "`{name}` is not generated in Burn 0.22: records are `burn::store::ModuleRecord`"
+            ),
+        ));
     }
 }

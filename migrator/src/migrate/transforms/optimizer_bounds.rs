@@ -1,7 +1,7 @@
 //! `Optimizer<M, B>` (0.21's two-parameter trait) in bounds and types: 0.22's optimizers are
 //! the concrete `ModuleOptimizer`, and `Optimizer` names another trait.
 
-use ra_ap_syntax::ast::{self, HasGenericArgs};
+use ra_ap_syntax::ast::HasGenericArgs;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
@@ -9,18 +9,15 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.nodes::<ast::Path>() {
+    for path in ctx.paths_named(&["Optimizer", "OptimizerAdaptor"]) {
         let Some(segment) = path.segment() else {
             continue;
         };
-        let is_optimizer = segment
-            .name_ref()
-            .is_some_and(|n| n.text() == "Optimizer" || n.text() == "OptimizerAdaptor");
         let arity = segment
             .generic_arg_list()
             .map(|l| l.generic_args().count())
             .unwrap_or(0);
-        if is_optimizer && arity >= 2 {
+        if arity >= 2 {
             ctx.push(Change::manual(
                 path.syntax().text_range(),
                 RuleId::OptimizerBounds,
