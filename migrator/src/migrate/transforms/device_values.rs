@@ -48,22 +48,46 @@ enum BodyBackend {
 
 pub fn run(ctx: &mut FileCtx) {
     let first_new = ctx.changes.len();
-    for node in ctx.listed_nodes() {
-        if let Some(call) = ast::CallExpr::cast(node.clone()) {
-            explicit_device_call(ctx, &call);
-            default_device(ctx, &call);
-        } else if let Some(path_expr) = ast::PathExpr::cast(node) {
-            let is_callee = path_expr
-                .syntax()
-                .parent()
-                .and_then(ast::CallExpr::cast)
-                .is_some();
-            if !is_callee {
-                explicit_device_path(ctx, &path_expr);
+    if names_a_device_type(ctx) {
+        for node in ctx.listed_nodes() {
+            if let Some(call) = ast::CallExpr::cast(node.clone()) {
+                explicit_device_call(ctx, &call);
+                default_device(ctx, &call);
+            } else if let Some(path_expr) = ast::PathExpr::cast(node) {
+                let is_callee = path_expr
+                    .syntax()
+                    .parent()
+                    .and_then(ast::CallExpr::cast)
+                    .is_some();
+                if !is_callee {
+                    explicit_device_path(ctx, &path_expr);
+                }
+            }
+        }
+    } else {
+        // No device value by its type: only `default()` calls can be devices. A call's
+        // callee starts the call and calls inside it start later, so the calls come in the
+        // order of their callees. (A path expression right under a call is its callee: the
+        // arguments are under the argument list.)
+        for path in ctx.paths_named(&["default"]) {
+            let call = (path.syntax().parent())
+                .filter(|callee| ast::PathExpr::can_cast(callee.kind()))
+                .and_then(|callee| callee.parent())
+                .and_then(ast::CallExpr::cast);
+            if let Some(call) = call {
+                default_device(ctx, &call);
             }
         }
     }
     report_constant_devices(ctx, first_new);
+}
+
+/// Whether the text spells one of the device types of the backend table: a path names one
+/// (`device_entry`) only with its name written, there or in the file's import of it.
+fn names_a_device_type(ctx: &FileCtx) -> bool {
+    (ctx.index.backends.iter())
+        .flat_map(|b| &b.device_types)
+        .any(|name| ctx.file.text.contains(name.as_str()))
 }
 
 /// A 0.21 device could be a constant (`const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;`);
