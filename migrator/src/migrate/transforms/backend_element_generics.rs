@@ -10,6 +10,11 @@ use crate::edit::Change;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
+    // A path names one of Burn's backend types (`burn_backend_name`) only with the type's
+    // name written, in the path or in the file's import of it.
+    if !ctx.spells_any(ctx.index.backends.iter().flat_map(|b| &b.types)) {
+        return;
+    }
     for path_type in ctx.nodes::<ast::PathType>() {
         let Some(path) = path_type.path() else {
             continue;

@@ -140,6 +140,12 @@ impl<'a> FileCtx<'a> {
         paths
     }
 
+    /// Whether the file's text holds one of `names` (inside a longer word too): a step that
+    /// finds only what names one of them, written in the file, skips a file with none.
+    pub fn spells_any<'n>(&self, mut names: impl Iterator<Item = &'n String>) -> bool {
+        names.any(|name| self.file.text.contains(name.as_str()))
+    }
+
     /// Every node of the listed kinds (`is_listed`), in preorder: for a transform that looks
     /// for several kinds in one pass, in file order.
     pub fn listed_nodes(&self) -> impl Iterator<Item = SyntaxNode> {

@@ -48,7 +48,9 @@ enum BodyBackend {
 
 pub fn run(ctx: &mut FileCtx) {
     let first_new = ctx.changes.len();
-    if names_a_device_type(ctx) {
+    // A path names a device type (`device_entry`) only with the type's name written, in the
+    // path or in the file's import of it.
+    if ctx.spells_any(ctx.index.backends.iter().flat_map(|b| &b.device_types)) {
         for node in ctx.listed_nodes() {
             if let Some(call) = ast::CallExpr::cast(node.clone()) {
                 explicit_device_call(ctx, &call);
@@ -80,14 +82,6 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     report_constant_devices(ctx, first_new);
-}
-
-/// Whether the text spells one of the device types of the backend table: a path names one
-/// (`device_entry`) only with its name written, there or in the file's import of it.
-fn names_a_device_type(ctx: &FileCtx) -> bool {
-    (ctx.index.backends.iter())
-        .flat_map(|b| &b.device_types)
-        .any(|name| ctx.file.text.contains(name.as_str()))
 }
 
 /// A 0.21 device could be a constant (`const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;`);
