@@ -11,6 +11,7 @@
 //! the id of a data rule from a user's rule file (`--rules DIR`), which names no transform.
 
 pub mod backends;
+pub mod data_words;
 pub mod framework;
 mod registry;
 
@@ -183,6 +184,50 @@ pub enum DataRule {
     },
 }
 
+impl DataRule {
+    /// Words of which the text of a file must hold one for the rule to find anything there
+    /// (`transforms::data_rules`); `None` when any file may do. Every site the rule finds
+    /// spells one:
+    /// - a renamed or removed path, written out or imported (the import spells it), ends in
+    ///   its last segment, and a pattern `module::*` matches only paths through `module`;
+    /// - a call is found by its method's name or its callee's last segment;
+    /// - an implementation by its trait's last segment, a field by its name.
+    ///
+    /// An empty list: the rule finds nothing anywhere (a rename without a target is the
+    /// imports step's, which drops the import).
+    pub fn words(&self) -> Option<Vec<&str>> {
+        fn last_part(path: &str) -> &str {
+            path.rsplit("::").next().unwrap_or(path)
+        }
+        match self {
+            DataRule::RenamePath { from, to } => {
+                Some(to.as_ref().map(|_| last_part(from)).into_iter().collect())
+            }
+            DataRule::RemovedItem { paths, .. } => paths
+                .iter()
+                .map(|pattern| {
+                    let module = pattern.strip_suffix("::*").unwrap_or(pattern);
+                    Some(last_part(module)).filter(|word| *word != "*")
+                })
+                .collect(),
+            DataRule::ReportCall {
+                method, function, ..
+            }
+            | DataRule::RewriteCall {
+                method, function, ..
+            } => Some(
+                (method.as_deref().into_iter())
+                    .chain(function.as_deref().map(last_part))
+                    .collect(),
+            ),
+            DataRule::ReportImplFn { trait_name, .. } => Some(vec![last_part(trait_name)]),
+            DataRule::ReportField { fields, .. } => {
+                Some(fields.iter().map(String::as_str).collect())
+            }
+        }
+    }
+}
+
 /// A Cargo feature of `burn` that 0.22 renamed or removed.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -288,6 +333,8 @@ enum Origin {
 pub struct RuleSet {
     rules: BTreeMap<String, Rule>,
     backends: BackendTable,
+    /// `data_rule_words`, made when first asked (after the last rule is added).
+    data_words: std::sync::OnceLock<data_words::DataRuleWords>,
 }
 
 impl RuleSet {
@@ -296,6 +343,7 @@ impl RuleSet {
         let mut set = RuleSet {
             rules: BTreeMap::new(),
             backends: BackendTable::embedded()?,
+            data_words: std::sync::OnceLock::new(),
         };
         for (name, text) in EMBEDDED_RULES {
             set.add(Path::new(name), text, Origin::Builtin)?;
@@ -333,6 +381,7 @@ impl RuleSet {
     }
 
     fn add(&mut self, path: &Path, text: &str, origin: Origin) -> Result<(), Error> {
+        self.data_words = std::sync::OnceLock::new();
         let mut rule: Rule = toml_edit::de::from_str(text).map_err(|e| Error::Rule {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -407,6 +456,14 @@ impl RuleSet {
     }
 
     /// Every data rewrite, with the id of the rule that declares it.
+    /// The words each data rule needs a file to spell (`DataRule::words`), in the order of
+    /// `data_rules`.
+    pub fn data_rule_words(&self) -> &data_words::DataRuleWords {
+        (self.data_words).get_or_init(|| {
+            data_words::DataRuleWords::new(self.data_rules().map(|(_, d)| d.words()))
+        })
+    }
+
     pub fn data_rules(&self) -> impl Iterator<Item = (RuleKey, &DataRule)> {
         self.rules
             .values()
@@ -461,6 +518,49 @@ impl RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn data_rule_words_are_the_names_each_site_spells() {
+        let removed = |paths: &[&str]| DataRule::RemovedItem {
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+            message: None,
+        };
+        assert_eq!(
+            removed(&["burn::record::Recorder", "burn::train::metric::*"]).words(),
+            Some(vec!["Recorder", "metric"])
+        );
+        assert_eq!(removed(&["burn::a::B", "*"]).words(), None);
+        let rename = |to: Option<&str>| DataRule::RenamePath {
+            from: "burn::optim::Old".into(),
+            to: to.map(str::to_string),
+        };
+        assert_eq!(rename(Some("burn::optim::New")).words(), Some(vec!["Old"]));
+        assert_eq!(rename(None).words(), Some(vec![]));
+        let call = DataRule::ReportCall {
+            method: Some("iter".into()),
+            function: Some("burn::data::Dataset::get".into()),
+            arity: None,
+            chain_root: vec![],
+            in_files_naming: vec![],
+            message: String::new(),
+        };
+        assert_eq!(call.words(), Some(vec!["iter", "get"]));
+        let field = DataRule::ReportField {
+            type_path: "burn::nn::conv::Conv2dConfig".into(),
+            fields: vec!["padding".into(), "stride".into()],
+            message: String::new(),
+        };
+        assert_eq!(field.words(), Some(vec!["padding", "stride"]));
+        let implementation = DataRule::ReportImplFn {
+            trait_name: "burn::train::TrainStep".into(),
+            functions: vec!["step".into()],
+            message: String::new(),
+        };
+        assert_eq!(implementation.words(), Some(vec!["TrainStep"]));
+        // Every embedded data rule has words: none reads every file.
+        let rules = RuleSet::embedded().unwrap();
+        assert!(rules.data_rules().all(|(_, d)| d.words().is_some()));
+    }
 
     const USER_RULE: &str = "id = \"team-rule\"\ntitle = \"t\"\ncategory = \"tensors\"\napplicability = \"safe\"\nhint = \"h\"\nwhy = \"w\"\n";
 

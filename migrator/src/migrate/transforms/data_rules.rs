@@ -25,9 +25,14 @@ fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
 
 pub fn run(ctx: &mut FileCtx) {
     let rules = ctx.rules;
+    // The rules whose words the file spells (`DataRule::words`): the others find nothing here.
+    let may_match = rules.data_rule_words().may_match(&ctx.file.text);
+    if !may_match.contains(&true) {
+        return;
+    }
     // Dozens of data rules look at the same paths, imports and calls: walk the tree once.
     let nodes = FileNodes::collect(ctx);
-    for (rule, data) in rules.data_rules() {
+    for ((rule, data), _) in (rules.data_rules().zip(may_match)).filter(|(_, may)| *may) {
         // In code already on 0.22 the fixes have been made; what needs a person is still
         // reported, until the code changes or a suppression comment records the decision.
         if ctx.migrated && is_fix(rules, rule) {
@@ -163,7 +168,7 @@ impl FileNodes {
                 if use_end.is_none() && !is_qualifier {
                     push_by(
                         &mut nodes.paths_by_first,
-                        first_segment_name(&path).as_ref(),
+                        first_segment_name(&path),
                         nodes.code_paths.len(),
                     );
                     nodes.code_paths.push(CodePath {
@@ -178,7 +183,7 @@ impl FileNodes {
                     let full = full_use_path(&tree);
                     push_by(
                         &mut nodes.leaves_by_first,
-                        full.first(),
+                        full.first().cloned(),
                         nodes.use_leaves.len(),
                     );
                     let local = (tree.rename().and_then(|r| r.name()))
@@ -189,7 +194,7 @@ impl FileNodes {
             } else if ast::MethodCallExpr::can_cast(kind) || ast::CallExpr::can_cast(kind) {
                 push_by(
                     &mut nodes.calls_by_name,
-                    callee_name(&node).as_ref(),
+                    callee_name(&node),
                     nodes.calls.len(),
                 );
                 nodes.calls.push(node);
@@ -349,9 +354,9 @@ fn first_segment_name(path: &ast::Path) -> Option<String> {
     outermost_segment_name(path).or_else(|| path.segment().map(|s| segment_name(&s)))
 }
 
-fn push_by(map: &mut HashMap<String, Vec<usize>>, key: Option<&String>, at: usize) {
+fn push_by(map: &mut HashMap<String, Vec<usize>>, key: Option<String>, at: usize) {
     if let Some(key) = key {
-        map.entry(key.clone()).or_default().push(at);
+        map.entry(key).or_default().push(at);
     }
 }
 
