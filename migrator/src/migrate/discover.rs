@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::migrate::source::{edition_of, module_declarations, SourceFile};
 use crate::rules::framework::is_burn_crate_name;
+use crate::util::files::Canonical;
 
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -187,10 +188,11 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
             });
         }
     }
-    let mut read = read_module_trees(&root, &targets);
+    let canonical = Canonical::default();
+    let mut read = read_module_trees(&root, &targets, &canonical);
     let mut seen = BTreeSet::new();
     for target in &targets {
-        assemble(&mut workspace, target, &mut read, &mut seen)?;
+        assemble(&mut workspace, target, &mut read, &mut seen, &canonical)?;
     }
     Ok(workspace)
 }
@@ -217,7 +219,11 @@ struct ReadModule {
 /// A file is read once, under the first way a level reaches it (a symlink loop through `mod`
 /// reaches one file under ever longer paths); `assemble` reads what module order reaches
 /// in another way.
-fn read_module_trees(root: &Path, targets: &[Visit]) -> HashMap<Visit, ReadModule> {
+fn read_module_trees(
+    root: &Path,
+    targets: &[Visit],
+    canonical: &Canonical,
+) -> HashMap<Visit, ReadModule> {
     let mut read: HashMap<Visit, ReadModule> = HashMap::new();
     let mut canonical_seen: HashSet<PathBuf> = HashSet::new();
     let mut level: Vec<Visit> = targets.to_vec();
@@ -225,7 +231,7 @@ fn read_module_trees(root: &Path, targets: &[Visit]) -> HashMap<Visit, ReadModul
         let found: Vec<(PathBuf, Visit, ReadModule)> = level
             .into_par_iter()
             .map(|visit| {
-                let canonical = canonical(&visit.file);
+                let canonical = canonical_or_as_is(canonical, &visit.file);
                 let module = read_module(root, &visit);
                 (canonical, visit, module)
             })
@@ -245,8 +251,8 @@ fn read_module_trees(root: &Path, targets: &[Visit]) -> HashMap<Visit, ReadModul
     read
 }
 
-fn canonical(file: &Path) -> PathBuf {
-    file.canonicalize().unwrap_or_else(|_| file.to_path_buf())
+fn canonical_or_as_is(canonical: &Canonical, file: &Path) -> PathBuf {
+    canonical.of(file).unwrap_or_else(|_| file.to_path_buf())
 }
 
 fn read_module(root: &Path, visit: &Visit) -> ReadModule {
@@ -311,10 +317,11 @@ fn assemble(
     visit: &Visit,
     read: &mut HashMap<Visit, ReadModule>,
     seen: &mut BTreeSet<PathBuf>,
+    canonical: &Canonical,
 ) -> Result<(), Error> {
     // Keyed by the canonical path: a module reached twice through symlinks (a loop through
     // `mod`, or a link next to its target) is one file, read and rewritten once.
-    if !seen.insert(canonical(&visit.file)) {
+    if !seen.insert(canonical_or_as_is(canonical, &visit.file)) {
         return Ok(());
     }
     let module = read
@@ -325,7 +332,7 @@ fn assemble(
     workspace.files.push(source);
     for child in module.children {
         match child {
-            Ok(child) => assemble(workspace, &child, read, seen)?,
+            Ok(child) => assemble(workspace, &child, read, seen, canonical)?,
             Err(name) => workspace.missing_modules.push((declaring.clone(), name)),
         }
     }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::migrate::outcome::Report;
+use crate::util::files::Canonical;
 
 /// The journal's file name, at the workspace root.
 pub const JOURNAL: &str = ".burn-migrate-journal";
@@ -25,7 +26,7 @@ pub const JOURNAL: &str = ".burn-migrate-journal";
 /// would. Read only by `--apply`'s rename phase; undocumented for users.
 pub const KILL_AT_RENAME: &str = "BURN_MIGRATE_TEST_KILL_AT_RENAME";
 
-/// How many temporary files are written at once: the work is waiting on the disk, not the
+/// How many file system calls (writes, renames) run at once: they wait on the disk, not the
 /// CPU, so more than the machine's cores.
 const WRITERS: usize = 16;
 
@@ -74,8 +75,9 @@ pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
     }
     let mut renames = Vec::new();
     let mut texts = Vec::new();
+    let canonical = Canonical::default();
     for (path, text) in planned_writes(report) {
-        let target = write_target(path)?;
+        let target = write_target(&canonical, path)?;
         let temp = temp_path(&target);
         renames.push(Rename { temp, target });
         texts.push(text);
@@ -89,31 +91,25 @@ pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
         renames,
     };
     save_journal(&journal_path, &journal)?;
-    // Each write waits for its file to reach the disk (`sync_all`), so many run at once: one
-    // at a time, a port of thousands of files spent most of `--apply` waiting in turn.
-    let write_temp = |(rename, text): (&Rename, &&String)| {
-        write_synced(&rename.temp, text)?;
-        if let Ok(meta) = std::fs::metadata(&rename.target) {
-            std::fs::set_permissions(&rename.temp, meta.permissions()).map_err(io(&rename.temp))?;
-        }
-        Ok::<(), Error>(())
-    };
-    let pairs: Vec<(&Rename, &&String)> = journal.renames.iter().zip(&texts).collect();
-    match rayon::ThreadPoolBuilder::new().num_threads(WRITERS).build() {
-        Ok(pool) => pool.install(|| pairs.into_par_iter().try_for_each(write_temp))?,
-        Err(_) => pairs.into_iter().try_for_each(write_temp)?,
-    }
+    let pairs: Vec<(&Rename, &String)> = journal.renames.iter().zip(texts).collect();
+    on_writers(&pairs, |(rename, text)| {
+        write_unsynced(&rename.temp, text, &rename.target)
+    })?;
+    sync_written(&journal.renames)?;
     journal.committed = true;
     save_journal(&journal_path, &journal)?;
     let kill_at: Option<usize> = std::env::var(KILL_AT_RENAME)
         .ok()
         .and_then(|n| n.parse().ok());
-    for (number, rename) in journal.renames.iter().enumerate() {
-        if kill_at == Some(number + 1) {
+    // In any order: an interrupted run's journal finishes whichever renames are left.
+    let started = std::sync::atomic::AtomicUsize::new(0);
+    on_writers(&journal.renames, |rename| {
+        let number = started.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        if kill_at == Some(number) {
             std::process::abort();
         }
-        std::fs::rename(&rename.temp, &rename.target).map_err(io(&rename.target))?;
-    }
+        std::fs::rename(&rename.temp, &rename.target).map_err(io(&rename.target))
+    })?;
     std::fs::remove_file(&journal_path).map_err(io(&journal_path))?;
     Ok(journal.renames.len())
 }
@@ -129,18 +125,72 @@ fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, &String)> 
     sources.chain(manifests)
 }
 
-/// The file a write to `path` lands in, with every symlink on the way resolved: a symlink is
-/// written through to its target (the link stays a link).
-fn write_target(path: &Path) -> Result<PathBuf, Error> {
-    path.canonicalize().map_err(io(path))
-}
-
 fn temp_path(target: &Path) -> PathBuf {
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     target.with_file_name(format!(".{name}.burn-migrate.tmp"))
+}
+
+/// Writes `text` to `path` with the permissions of `like`, where that exists (a new file
+/// takes the process's defaults, which most files have: they are changed only if they
+/// differ).
+fn write_unsynced(path: &Path, text: &str, like: &Path) -> Result<(), Error> {
+    let mut file = std::fs::File::create(path).map_err(io(path))?;
+    file.write_all(text.as_bytes()).map_err(io(path))?;
+    if let Ok(wanted) = std::fs::metadata(like).map(|m| m.permissions()) {
+        if file.metadata().map_err(io(path))?.permissions() != wanted {
+            file.set_permissions(wanted).map_err(io(path))?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes the temporary files of `renames` reach the disk before the journal says they did.
+/// Linux: one `syncfs` per file system they are on (a port of thousands of files waited for
+/// each file's own `fsync`); elsewhere, or where that fails, each file's `sync_all`.
+fn sync_written(renames: &[Rename]) -> Result<(), Error> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::MetadataExt;
+        let mut devices: Vec<(u64, &Path)> = Vec::new();
+        for rename in renames {
+            let device = std::fs::metadata(&rename.temp)
+                .map_err(io(&rename.temp))?
+                .dev();
+            if !devices.iter().any(|(d, _)| *d == device) {
+                devices.push((device, &rename.temp));
+            }
+        }
+        let synced = devices.iter().all(|(_, path)| {
+            std::fs::File::open(path)
+                // SAFETY: `syncfs` reads only the descriptor, which the open file keeps valid.
+                .is_ok_and(|file| unsafe { libc::syncfs(file.as_raw_fd()) } == 0)
+        });
+        if synced {
+            return Ok(());
+        }
+    }
+    on_writers(renames, |rename| {
+        std::fs::File::open(&rename.temp)
+            .and_then(|file| file.sync_all())
+            .map_err(io(&rename.temp))
+    })
+}
+
+/// Runs `work` on each of `items`, many at once: file system calls wait on the disk more
+/// than on a core, and one at a time a port of thousands of files spent most of `--apply`
+/// waiting in turn.
+fn on_writers<T: Sync>(
+    items: &[T],
+    work: impl Fn(&T) -> Result<(), Error> + Sync + Send,
+) -> Result<(), Error> {
+    match rayon::ThreadPoolBuilder::new().num_threads(WRITERS).build() {
+        Ok(pool) => pool.install(|| items.par_iter().try_for_each(&work)),
+        Err(_) => items.iter().try_for_each(work),
+    }
 }
 
 fn write_synced(path: &Path, text: &str) -> Result<(), Error> {
@@ -205,12 +255,19 @@ pub fn resume(path: &Path, apply: bool) -> Result<Option<String>, Error> {
     }))
 }
 
+/// The file a write to `path` lands in, with every symlink on the way resolved: a symlink is
+/// written through to its target (the link stays a link).
+fn write_target(canonical: &Canonical, path: &Path) -> Result<PathBuf, Error> {
+    canonical.of(path).map_err(io(path))
+}
+
 /// Leaves unchanged every file whose write would land outside the project (a symlink to a
 /// file of another project), saying so: burn-migrate never writes outside the project.
 pub fn keep_inside(report: &mut Report) {
     let Ok(root) = report.root.canonicalize() else {
         return;
     };
+    let canonical = Canonical::default();
     let sources = report
         .files
         .iter_mut()
@@ -223,7 +280,7 @@ pub fn keep_inside(report: &mut Report) {
         if migrated == original || error.is_some() {
             continue;
         }
-        let Ok(target) = path.canonicalize() else {
+        let Ok(target) = canonical.of(path) else {
             continue;
         };
         if !target.starts_with(&root) {
@@ -264,8 +321,9 @@ pub fn ensure_undoable(report: &Report) -> Result<Option<String>, Error> {
     if modified.is_ok_and(|out| out.status.success() && !out.stdout.is_empty()) {
         return Err(Error::DirtyTree { path: root.clone() });
     }
+    let canonical = Canonical::default();
     let targets: Vec<PathBuf> = planned_writes(report)
-        .map(|(path, _)| write_target(path))
+        .map(|(path, _)| write_target(&canonical, path))
         .collect::<Result<_, _>>()?;
     if targets.is_empty() {
         return Ok(None);
