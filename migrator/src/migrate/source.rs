@@ -1,5 +1,6 @@
 //! The parse stage: a Rust source file as text plus its lossless syntax tree.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
@@ -284,25 +285,69 @@ fn open_expression_macros(tree: &AstFile, text: &str) -> Option<String> {
     opened.then(|| String::from_utf8(bytes).ok()).flatten()
 }
 
+/// The kinds and ranges of `text`'s tokens other than whitespace and comments, as
+/// rust-analyzer's lexer (`ra_ap_parser::LexedStr`) makes them, from the lexer under it:
+/// `LexedStr` also checks every literal and keeps every token, which made it as dear as the
+/// parse's own lexing. Only what `open_expression_macros_by_tokens` tells apart is kept:
+/// identifiers (keywords are not), `!`, `#`, `:` and delimiters; every other token is an
+/// `ERROR`. `None` where `LexedStr` makes tokens of its own (a shebang line, front matter,
+/// a `#"` or `##` prefix split in two).
+fn significant_tokens(
+    text: &str,
+    edition: Edition,
+) -> Option<Vec<(ra_ap_syntax::SyntaxKind, Range<usize>)>> {
+    use ra_ap_rustc_lexer::{strip_shebang, tokenize, FrontmatterAllowed, TokenKind};
+    use ra_ap_syntax::SyntaxKind::{ERROR, IDENT, UNDERSCORE};
+    use ra_ap_syntax::T;
+    if strip_shebang(text).is_some() || text.trim_start().starts_with("---") {
+        return None;
+    }
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    for token in tokenize(text, FrontmatterAllowed::No) {
+        let end = start + token.len as usize;
+        let kind = match token.kind {
+            TokenKind::Whitespace
+            | TokenKind::LineComment { .. }
+            | TokenKind::BlockComment { .. } => None,
+            TokenKind::Ident if &text[start..end] == "_" => Some(UNDERSCORE),
+            TokenKind::Ident => Some(
+                ra_ap_parser::SyntaxKind::from_keyword(&text[start..end], edition).unwrap_or(IDENT),
+            ),
+            TokenKind::RawIdent | TokenKind::InvalidIdent => Some(IDENT),
+            TokenKind::GuardedStrPrefix | TokenKind::Frontmatter { .. } => return None,
+            TokenKind::Bang => Some(T![!]),
+            TokenKind::Pound => Some(T![#]),
+            TokenKind::Colon => Some(T![:]),
+            TokenKind::OpenParen => Some(T!['(']),
+            TokenKind::CloseParen => Some(T![')']),
+            TokenKind::OpenBracket => Some(T!['[']),
+            TokenKind::CloseBracket => Some(T![']']),
+            TokenKind::OpenBrace => Some(T!['{']),
+            TokenKind::CloseBrace => Some(T!['}']),
+            _ => Some(ERROR),
+        };
+        if let Some(kind) = kind {
+            tokens.push((kind, start..end));
+        }
+        start = end;
+    }
+    Some(tokens)
+}
+
 /// `open_expression_macros` from the tokens alone: the same `!`s, as long as the file parses
 /// (see `from_text`). A macro call the parser makes a node of is a single identifier (`::`
 /// before it is a path), `!` and its delimited tokens, outside every other macro's tokens and
 /// attribute, whose contents the parser leaves as tokens. `None` when there is nothing to
 /// open or the lexer reports an error.
 fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Option<String> {
-    use ra_ap_syntax::SyntaxKind::{COMMENT, IDENT, WHITESPACE};
+    use ra_ap_syntax::SyntaxKind::IDENT;
     use ra_ap_syntax::T;
     if !mentions_expression_macro(text) {
         return None;
     }
-    let lexed = ra_ap_parser::LexedStr::new(edition, text);
-    if lexed.errors().next().is_some() {
-        return None;
-    }
-    let tokens: Vec<usize> = (0..lexed.len())
-        .filter(|&i| !matches!(lexed.kind(i), WHITESPACE | COMMENT))
-        .collect();
-    let kind = |at: usize| tokens.get(at).map(|&i| lexed.kind(i));
+    let tokens = significant_tokens(text, edition)?;
+    let kind = |at: usize| tokens.get(at).map(|&(kind, _)| kind);
     let is_open = |at: usize| matches!(kind(at), Some(T!['('] | T!['['] | T!['{']));
     // Past the delimited group that opens at `at`.
     let skip_group = |mut at: usize| {
@@ -333,13 +378,13 @@ fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Option<Stri
                 at = skip_group(at + 2)
             }
             Some(IDENT) if kind(at + 1) == Some(T![!]) && is_open(at + 2) => {
-                let name = lexed.text(tokens[at]);
+                let name = &text[tokens[at].1.clone()];
                 // The lexer makes `::` two `:` tokens.
                 let after_path =
                     at >= 2 && kind(at - 1) == Some(T![:]) && kind(at - 2) == Some(T![:]);
                 let single = !after_path;
                 if single && kind(at + 2) == Some(T!['(']) && EXPRESSION_MACROS.contains(&name) {
-                    bytes[lexed.text_start(tokens[at + 1])] = b'_';
+                    bytes[tokens[at + 1].1.start] = b'_';
                     opened = true;
                 }
                 at = skip_group(at + 2);
@@ -466,6 +511,38 @@ mod tests {
                 assert_eq!(errors, theirs.errors().len(), "round {round}: {text}");
             }
             forget_built_nodes();
+        }
+    }
+
+    /// The macros opened from tokens are those opened from the tree, wherever the opened
+    /// text parses (elsewhere the tree decides anyway).
+    #[test]
+    fn macros_opened_from_tokens_are_those_the_tree_opens() {
+        let texts = [
+            "fn f() { println!(\"{}\", 1); let s = \"println!(x)\"; // println!(y)\n}\n",
+            "fn f() { if !(println!(\"a\") == ()) { assert_eq!(1, 2); } }\n",
+            "#[doc = concat!(\"x\")]\nfn f() { std::println!(\"no\"); ::dbg!(1); format![\"{}\", 2]; }\n",
+            "macro_rules! m { ($x:expr) => { println!(\"{}\", $x) } }\nfn g() { m!(println!(\"inner\")); write!(w, \"{}\", r#\"println!(\"#); }\n",
+            "fn f() { let _ = vec![format!(\"{}\", 'a'), todo!()]; r#println!(1); }\n",
+            "fn f<'a>(x: &'a str) -> usize { assert!(x.len() > 0, \"/* {} */\", x); 0 }\n",
+            "#!/usr/bin/env run-cargo-script\nfn main() { println!(\"hi\"); }\n",
+            "fn f() { let _ = ##\"x\"##; println!(\"{}\", 1); }\n",
+            "fn broken( { println!(\"x\") }\n",
+            "fn f() { let _ = 'x; println!(\"{}\", \"unterminated); }\n",
+        ];
+        for edition in [Edition::Edition2021, Edition::Edition2024] {
+            for text in texts {
+                let (tree, _) = parse(text, edition);
+                let from_tree = open_expression_macros(&tree, text);
+                match open_expression_macros_by_tokens(text, edition) {
+                    Some(opened) if parse(&opened, edition).1 == 0 => {
+                        assert_eq!(Some(opened), from_tree, "{text}")
+                    }
+                    _ => {}
+                }
+            }
+            // Ordinary code is opened from its tokens.
+            assert!(open_expression_macros_by_tokens(texts[0], edition).is_some());
         }
     }
 }
