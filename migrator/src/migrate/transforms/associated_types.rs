@@ -11,48 +11,62 @@ use crate::migrate::index::backend_device_path;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    for path in ctx.nodes::<ast::Path>() {
-        // Only `..::Gradients` and `..::Device` need the backend scope (its lookup walks every
-        // item around the path) and the tests that look at the last segment again: most paths
-        // are neither, and take the one test that needs no such name.
-        let last = path.segment().and_then(|s| s.name_ref());
-        let gradients = last.as_ref().is_some_and(|n| n.text() == "Gradients");
-        let device = last.as_ref().is_some_and(|n| n.text() == "Device");
-        let scope = if gradients || device {
-            ctx.backends_in_scope(path.syntax())
-        } else {
-            Vec::new()
-        };
-        let replacement = if gradients
-            && (is_backend_gradients(&path, &scope) || concrete_gradients_owner(ctx, &path))
-        {
-            Some((
-                "Gradients",
-                RuleId::AutodiffGradientsType,
-                "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
-            ))
-        } else if is_burn_device_type(ctx, &path)
-            || (device
-                && (backend_device_path(&path, &scope)
-                    || super::context::concrete_device_owner(ctx, &path).is_some()))
-        {
-            Some((
-                "Device",
-                RuleId::BackendDeviceType,
-                "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
-            ))
-        } else {
-            None
-        };
-        if let Some((name, rule, message)) = replacement {
-            ctx.push(Change::edit(
-                path.syntax().text_range(),
-                name,
-                rule,
-                message,
-            ));
-            ctx.need_import(&format!("burn::tensor::{name}"));
+    // A path names a device type (`is_burn_device_type`) only with the type's name written,
+    // in the path or in the file's import of it: without one, only paths ending in
+    // `Gradients` or `Device` can be ported.
+    if ctx.spells_any(ctx.index.backends.iter().flat_map(|b| &b.device_types)) {
+        for path in ctx.nodes::<ast::Path>() {
+            port_path(ctx, &path);
         }
+    } else {
+        for path in ctx.paths_named(&["Gradients", "Device"]) {
+            port_path(ctx, &path);
+        }
+    }
+}
+
+/// `..::Gradients` and device types (`B::Device`, `NdArrayDevice`) become Burn 0.22's.
+fn port_path(ctx: &mut FileCtx, path: &ast::Path) {
+    // Only `..::Gradients` and `..::Device` need the backend scope (its lookup walks every
+    // item around the path) and the tests that look at the last segment again: most paths
+    // are neither, and take the one test that needs no such name.
+    let last = path.segment().and_then(|s| s.name_ref());
+    let gradients = last.as_ref().is_some_and(|n| n.text() == "Gradients");
+    let device = last.as_ref().is_some_and(|n| n.text() == "Device");
+    let scope = if gradients || device {
+        ctx.backends_in_scope(path.syntax())
+    } else {
+        Vec::new()
+    };
+    let replacement = if gradients
+        && (is_backend_gradients(path, &scope) || concrete_gradients_owner(ctx, path))
+    {
+        Some((
+            "Gradients",
+            RuleId::AutodiffGradientsType,
+            "gradients are `burn::tensor::Gradients` for every backend in Burn 0.22",
+        ))
+    } else if is_burn_device_type(ctx, path)
+        || (device
+            && (backend_device_path(path, &scope)
+                || super::context::concrete_device_owner(ctx, path).is_some()))
+    {
+        Some((
+            "Device",
+            RuleId::BackendDeviceType,
+            "the device type is `burn::tensor::Device` for every backend in Burn 0.22",
+        ))
+    } else {
+        None
+    };
+    if let Some((name, rule, message)) = replacement {
+        ctx.push(Change::edit(
+            path.syntax().text_range(),
+            name,
+            rule,
+            message,
+        ));
+        ctx.need_import(&format!("burn::tensor::{name}"));
     }
 }
 
