@@ -11,10 +11,9 @@ use crate::migrate::index::backend_device_path;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
-    // A path names a device type (`is_burn_device_type`) only with the type's name written,
-    // in the path or in the file's import of it: without one, only paths ending in
-    // `Gradients` or `Device` can be ported.
-    if ctx.spells_any(ctx.index.backends.iter().flat_map(|b| &b.device_types)) {
+    // Device types by their name (`is_burn_device_type`) only where the file names one:
+    // elsewhere only paths ending in `Gradients` or `Device` can be ported.
+    if ctx.spells_a_device_type() {
         for path in ctx.nodes::<ast::Path>() {
             port_path(ctx, &path);
         }

@@ -146,6 +146,13 @@ impl<'a> FileCtx<'a> {
         names.any(|name| self.file.text.contains(name.as_str()))
     }
 
+    /// `spells_any` of the backend table's device types: a path resolves to one
+    /// (`Index::burn_backend_name`) only with its name written, in the path or in the
+    /// file's import of it.
+    pub fn spells_a_device_type(&self) -> bool {
+        self.spells_any(self.index.backends.iter().flat_map(|b| &b.device_types))
+    }
+
     /// Every node of the listed kinds (`is_listed`), in preorder: for a transform that looks
     /// for several kinds in one pass, in file order.
     pub fn listed_nodes(&self) -> impl Iterator<Item = SyntaxNode> {

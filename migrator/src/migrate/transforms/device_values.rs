@@ -48,9 +48,8 @@ enum BodyBackend {
 
 pub fn run(ctx: &mut FileCtx) {
     let first_new = ctx.changes.len();
-    // A path names a device type (`device_entry`) only with the type's name written, in the
-    // path or in the file's import of it.
-    if ctx.spells_any(ctx.index.backends.iter().flat_map(|b| &b.device_types)) {
+    // Device values by their type (`device_entry`) only where the file names one.
+    if ctx.spells_a_device_type() {
         for node in ctx.listed_nodes() {
             if let Some(call) = ast::CallExpr::cast(node.clone()) {
                 explicit_device_call(ctx, &call);
