@@ -8,6 +8,8 @@ use ra_ap_syntax::{AstNode, Edition, GreenNode, SourceFile as AstFile, SyntaxNod
 
 use crate::error::Error;
 
+mod pieces;
+
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     /// Absolute path on disk.
@@ -196,8 +198,42 @@ fn with_node_cache<T>(build: impl FnOnce(&mut rowan::NodeCache) -> T) -> T {
 /// time, for errors code that compiled under Burn 0.21 does not have and rustc reports anyway.
 /// Only the count is kept: `first_syntax_error` parses again for the message.
 /// The tree is built as rust-analyzer's `SyntaxTreeBuilder` does, but on a cache from
-/// `NODE_CACHES` (see there) instead of a fresh cache per file.
+/// `NODE_CACHES` (see there) instead of a fresh cache per file. A large file is parsed in
+/// pieces, on several threads (see `pieces`).
 fn parse_counting_errors(text: &str, edition: Edition) -> (GreenNode, usize) {
+    let pieces = pieces::piece_count(text, rayon::current_num_threads());
+    if pieces < 2 {
+        return parse_piece(text, edition);
+    }
+    parse_in_pieces(text, edition, &pieces::cuts(text, pieces))
+}
+
+/// `parse_counting_errors` of `text` cut at `cuts` (see `pieces`), the pieces in parallel.
+fn parse_in_pieces(text: &str, edition: Edition, cuts: &[usize]) -> (GreenNode, usize) {
+    use rayon::prelude::*;
+    if cuts.is_empty() {
+        return parse_piece(text, edition);
+    }
+    let bounds: Vec<usize> = std::iter::once(0)
+        .chain(cuts.iter().copied())
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let parsed: Vec<(GreenNode, usize)> = bounds
+        .par_windows(2)
+        .map(|w| parse_piece(&text[w[0]..w[1]], edition))
+        .collect();
+    if parsed.iter().all(|(_, errors)| *errors == 0) {
+        let roots: Vec<GreenNode> = parsed.into_iter().map(|(root, _)| root).collect();
+        if let Some(joined) = pieces::join(&roots) {
+            return (joined, 0);
+        }
+    }
+    // A piece has an error: the error count, and the tree, are the whole file's.
+    parse_piece(text, edition)
+}
+
+/// `parse_counting_errors` of a text in one piece.
+fn parse_piece(text: &str, edition: Edition) -> (GreenNode, usize) {
     use ra_ap_parser::StrStep;
     let lexed = ra_ap_parser::LexedStr::new(edition, text);
     if lexed.errors().next().is_some() {
