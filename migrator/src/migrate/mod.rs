@@ -146,8 +146,10 @@ fn keep_findings_visible(
     // The whole workspace as ported: the index needs every file. The rewrite's last pass
     // parsed it already, and indexed it where it changed nothing; a file whose text it does
     // not hold (left unchanged after an error) is parsed here, and the index built again.
+    // Where every text is the last pass's, that pass's step outputs that did not depend on
+    // the file being 0.22 code are reused rather than run again (`transforms::Reusable`).
     let as_parsed = (parsed.files.iter().zip(&report.files)).all(|(p, o)| p.text == o.migrated);
-    let index = parsed.index.filter(|_| as_parsed);
+    let last_pass = parsed.last_pass.filter(|_| as_parsed);
     let ported: Vec<SourceFile> = (files.par_iter().zip(parsed.files).zip(&report.files))
         .map(|((f, parsed), o)| {
             if parsed.text == o.migrated {
@@ -163,7 +165,7 @@ fn keep_findings_visible(
         })
         .collect();
     let (rechecked, _) =
-        rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed, index)?;
+        rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed, last_pass)?;
     (report.files.par_iter_mut().zip(&rechecked).zip(files))
         .filter(|((outcome, _), _)| candidate(outcome))
         .for_each(|((outcome, rechecked), file)| {
@@ -360,22 +362,30 @@ pub fn rewrite_sources(
 }
 
 /// What the rewrite's last pass read: each file's parse (the port's text, where the port
-/// changed it and the passes reached a fixed point; the file's own otherwise), and the index
-/// of those files when that pass changed nothing.
+/// changed it and the passes reached a fixed point; the file's own otherwise), and what that
+/// pass left when it changed nothing.
 struct Ported {
     files: Vec<SourceFile>,
-    index: Option<Index>,
+    last_pass: Option<LastPass>,
+}
+
+/// What a pass that changed nothing leaves a later rewrite of the same files: their index,
+/// and per file the step outputs it may take (`transforms::Reusable`).
+struct LastPass {
+    index: Index,
+    reusable: Vec<transforms::Reusable>,
 }
 
 /// `rewrite_sources`, also returning what the last pass read (`Ported`). Takes the files: a
-/// file's tree as read goes once the first pass rewrote it. `given_index` is the index of
-/// `files` where an earlier rewrite built it, which the first pass then need not build.
+/// file's tree as read goes once the first pass rewrote it. `given` is what an earlier
+/// rewrite's last pass left over `files` (the index, which the first pass then need not
+/// build, and the step outputs it takes).
 fn rewrite_sources_parsed(
     files: Vec<SourceFile>,
     rules: &RuleSet,
     migrated: bool,
     passes: Passes,
-    mut given_index: Option<Index>,
+    mut given: Option<LastPass>,
 ) -> Result<(Vec<FileOutcome>, Ported), Error> {
     let file_count = files.len();
     let syntax_errors_before: Vec<usize> = files.iter().map(|f| f.syntax_errors).collect();
@@ -398,27 +408,38 @@ fn rewrite_sources_parsed(
     let mut pass_edits: Vec<Vec<Vec<(ra_ap_syntax::TextRange, usize)>>> =
         vec![Vec::new(); file_count];
 
-    let mut fixed_point_index = None;
+    let mut fixed_point = None;
+    // A pass of a rewrite to the fixed point keeps what the next rewrite may reuse, in case
+    // it is the last.
+    let keep = passes == Passes::ToFixedPoint;
     for pass in 0..MAX_PASSES {
-        let index = match given_index.take() {
-            Some(index) => index,
-            None => time(&format!("pass {pass}: index"), || {
-                Index::build(&current, rules)
-            }),
+        let (index, mut reuse) = match given.take() {
+            Some(LastPass { index, reusable }) => (index, reusable),
+            None => (
+                time(&format!("pass {pass}: index"), || {
+                    Index::build(&current, rules)
+                }),
+                Vec::new(),
+            ),
         };
+        reuse.resize_with(file_count, Default::default);
         let mut doc_changes = doc_test_changes(&current, rules, migrated)?;
-        let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
+        let mut rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
             outcomes
                 .par_iter_mut()
                 .zip(current.par_iter().zip(doc_changes.par_iter_mut()))
+                .zip(reuse.into_par_iter())
                 .enumerate()
-                .map(|(file_id, (outcome, (file, doc)))| {
+                .map(|(file_id, ((outcome, (file, doc)), reuse))| {
                     let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
                     ctx.changes = std::mem::take(doc);
-                    rewrite_file(pass, ctx, rules, file, outcome)
+                    rewrite_file(pass, ctx, rules, file, outcome, reuse, keep)
                 })
                 .collect::<Result<_, Error>>()
         })?;
+        let reusable: Vec<transforms::Reusable> = (rewritten.iter_mut())
+            .map(|r| std::mem::take(&mut r.reusable))
+            .collect();
         if pass == 0 && passes == Passes::AsFindingsNeed {
             let may_dangle = (outcomes.par_iter().zip(&rewritten))
                 .any(|(o, r)| dangling::may_dangle(&r.backend_uses, &o.changes, &r.edits));
@@ -430,7 +451,7 @@ fn rewrite_sources_parsed(
                 }
                 let ported = Ported {
                     files: current,
-                    index: None,
+                    last_pass: None,
                 };
                 return Ok((outcomes, ported));
             }
@@ -477,7 +498,7 @@ fn rewrite_sources_parsed(
         }
         if !any_edit {
             // The pass read `current` as it now is, unless it put a file back.
-            fixed_point_index = (!any_reset).then_some(index);
+            fixed_point = (!any_reset).then_some(LastPass { index, reusable });
             break;
         }
         if pass + 1 == MAX_PASSES {
@@ -519,7 +540,7 @@ fn rewrite_sources_parsed(
         });
     let ported = Ported {
         files: current,
-        index: fixed_point_index,
+        last_pass: fixed_point,
     };
     Ok((outcomes, ported))
 }
@@ -553,23 +574,29 @@ struct Rewritten {
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
     /// In the first pass: the uses of backend parameters (for the `dangling` check).
     backend_uses: Vec<dangling::Use>,
+    /// What a later run of the steps over the file may take, if the pass changed nothing.
+    reusable: transforms::Reusable,
 }
 
 /// One pass of the rules over one file: records the first pass's findings in `outcome` and
 /// returns the rewritten file, if the pass changed it.
-/// `ctx` holds the changes of the file's doc tests (`doc_test_changes`) already.
+/// `ctx` holds the changes of the file's doc tests (`doc_test_changes`) already. The steps
+/// take the outputs `reuse` holds; with `keep`, what they leave for reuse comes back where
+/// the pass changes nothing.
 fn rewrite_file(
     pass: usize,
     mut ctx: FileCtx,
     rules: &RuleSet,
     file: &SourceFile,
     outcome: &mut FileOutcome,
+    reuse: transforms::Reusable,
+    keep: bool,
 ) -> Result<Rewritten, Error> {
     if outcome.error.is_some() {
         return Ok(Rewritten::default());
     }
-    transforms::run_all(&mut ctx)?;
-    let backend_uses = if pass == 0 && !ctx.migrated {
+    let reusable = transforms::run_all_reusing(&mut ctx, reuse, keep)?;
+    let backend_uses = if pass == 0 && !ctx.migrated() {
         dangling::uses(&ctx)
     } else {
         Vec::new()
@@ -608,6 +635,7 @@ fn rewrite_file(
     };
     let unchanged = Rewritten {
         backend_uses,
+        reusable,
         ..Rewritten::default()
     };
     if edits.is_empty() {
@@ -629,6 +657,7 @@ fn rewrite_file(
         )),
         edits: applied,
         backend_uses: unchanged.backend_uses,
+        reusable: transforms::Reusable::default(),
     })
 }
 

@@ -34,8 +34,12 @@ pub struct FileCtx<'a> {
     pub rules: &'a RuleSet,
     pub file_id: usize,
     pub file: &'a SourceFile,
-    /// True when the project already targets Burn 0.22: only regressions are reported.
-    pub migrated: bool,
+    /// True when the project already targets Burn 0.22: only regressions are reported. Read
+    /// through `migrated()`, which notes that it was asked.
+    migrated: bool,
+    /// Whether `migrated()` was asked since `take_asked_migrated`: a step that did not ask
+    /// leaves the same output whatever the answer (`transforms::Reusable`).
+    asked_migrated: std::cell::Cell<bool>,
     pub changes: Vec<Change>,
     /// Burn items the edits so far name by their last segment, as full paths
     /// (`burn::tensor::Device`): `device_import` imports them where they are missing.
@@ -70,6 +74,7 @@ impl<'a> FileCtx<'a> {
             file_id,
             file,
             migrated,
+            asked_migrated: std::cell::Cell::new(false),
             changes: Vec::new(),
             needed_imports: BTreeSet::new(),
             device_choices: Vec::new(),
@@ -79,6 +84,17 @@ impl<'a> FileCtx<'a> {
             nodes: root.descendants().filter(|n| is_listed(n.kind())).collect(),
             root,
         }
+    }
+
+    /// True when the project already targets Burn 0.22: only regressions are reported.
+    pub fn migrated(&self) -> bool {
+        self.asked_migrated.set(true);
+        self.migrated
+    }
+
+    /// Whether `migrated()` was asked since the last call.
+    pub fn take_asked_migrated(&self) -> bool {
+        self.asked_migrated.replace(false)
     }
 
     pub fn root(&self) -> SyntaxNode {

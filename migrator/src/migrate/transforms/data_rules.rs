@@ -35,74 +35,86 @@ pub fn run(ctx: &mut FileCtx) {
     for ((rule, data), _) in (rules.data_rules().zip(may_match)).filter(|(_, may)| *may) {
         // In code already on 0.22 the fixes have been made; what needs a person is still
         // reported, until the code changes or a suppression comment records the decision.
-        if ctx.migrated && is_fix(rules, rule) {
-            continue;
+        // Whether the code is migrated is asked only of a fix that found something: a step
+        // that does not ask is not run again for the other answer (`Reusable`).
+        if is_fix(rules, rule) {
+            let before = (ctx.changes.len(), ctx.needed_imports.clone());
+            run_rule(ctx, &nodes, rule, data);
+            let found = ctx.changes.len() > before.0 || ctx.needed_imports != before.1;
+            if found && ctx.migrated() {
+                ctx.changes.truncate(before.0);
+                ctx.needed_imports = before.1;
+            }
+        } else {
+            run_rule(ctx, &nodes, rule, data);
         }
-        match data {
-            DataRule::RenamePath { from, to } => {
-                rename_path(ctx, &nodes, rule, from, to.as_deref())
+    }
+}
+
+/// One data rule over one file.
+fn run_rule(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, data: &DataRule) {
+    match data {
+        DataRule::RenamePath { from, to } => rename_path(ctx, nodes, rule, from, to.as_deref()),
+        DataRule::RemovedItem { paths, message } => {
+            report_removed(ctx, nodes, rule, paths, message.as_deref())
+        }
+        DataRule::ReportCall {
+            method,
+            function,
+            arity,
+            chain_root,
+            in_files_naming,
+            message,
+        } => {
+            // A file that names none of the items the calls belong to is left alone.
+            if !in_files_naming.is_empty()
+                && !in_files_naming
+                    .iter()
+                    .any(|item| nodes.names_burn_item(ctx, item))
+            {
+                return;
             }
-            DataRule::RemovedItem { paths, message } => {
-                report_removed(ctx, &nodes, rule, paths, message.as_deref())
-            }
-            DataRule::ReportCall {
-                method,
-                function,
-                arity,
+            let call = CallPattern {
+                method: method.as_deref(),
+                function: function.as_deref(),
+                arity: *arity,
+                receiver_call: &[],
                 chain_root,
-                in_files_naming,
-                message,
-            } => {
-                // A file that names none of the items the calls belong to is left alone.
-                if !in_files_naming.is_empty()
-                    && !in_files_naming
-                        .iter()
-                        .any(|item| nodes.names_burn_item(ctx, item))
-                {
-                    continue;
-                }
-                let call = CallPattern {
-                    method: method.as_deref(),
-                    function: function.as_deref(),
-                    arity: *arity,
-                    receiver_call: &[],
-                    chain_root,
-                    to: None,
-                    args: None,
-                };
-                report_calls(ctx, &nodes, rule, &call, message);
-            }
-            DataRule::ReportImplFn {
-                trait_name,
-                functions,
-                message,
-            } => report_impl_fns(ctx, &nodes, rule, trait_name, functions, message),
-            DataRule::ReportField {
-                type_path,
-                fields,
-                message,
-            } => report_fields(ctx, &nodes, rule, type_path, fields, message),
-            DataRule::RewriteCall {
-                method,
-                function,
-                arity,
+                to: None,
+                args: None,
+            };
+            report_calls(ctx, nodes, rule, &call, message);
+        }
+        DataRule::ReportImplFn {
+            trait_name,
+            functions,
+            message,
+        } => report_impl_fns(ctx, nodes, rule, trait_name, functions, message),
+        DataRule::ReportField {
+            type_path,
+            fields,
+            message,
+        } => report_fields(ctx, nodes, rule, type_path, fields, message),
+        DataRule::RewriteCall {
+            method,
+            function,
+            arity,
+            receiver_call,
+            chain_root,
+            to,
+            args,
+            imports,
+        } => {
+            let call = CallPattern {
+                method: method.as_deref(),
+                function: function.as_deref(),
+                arity: *arity,
                 receiver_call,
                 chain_root,
-                to,
-                args,
-                imports,
-            } => {
-                let call = CallPattern {
-                    method: method.as_deref(),
-                    function: function.as_deref(),
-                    arity: *arity,
-                    receiver_call,
-                    chain_root,
-                    to: to.as_deref(),
-                    args: args.as_deref(),
-                };
-                rewrite_calls(ctx, &nodes, rule, &call, imports);
-            }
+                to: to.as_deref(),
+                args: args.as_deref(),
+            };
+            rewrite_calls(ctx, nodes, rule, &call, imports);
         }
     }
 }

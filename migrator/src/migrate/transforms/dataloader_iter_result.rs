@@ -13,14 +13,13 @@ use crate::rules::RuleId;
 use crate::util::syntax::path_as_ident;
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
-        return;
-    }
     // Where the file names Burn's loader types: resolved once per path, not once per
     // function around it.
     let loader_types = burn_item_ranges(ctx, "DataLoader");
     let builders = burn_item_ranges(ctx, "DataLoaderBuilder");
-    if loader_types.is_empty() && builders.is_empty() {
+    // Asked only where there is something to port: a step that does not ask is not run
+    // again for the other answer (`Reusable`).
+    if (loader_types.is_empty() && builders.is_empty()) || ctx.migrated() {
         return;
     }
     for function in ctx.nodes::<ast::Fn>() {

@@ -21,7 +21,7 @@ use crate::rules::{RuleId, RuleKey};
 use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated {
+    if ctx.migrated() {
         // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`):
         // nothing goes; an import of an item 0.22 removed is still reported.
         report_removed_imports(ctx);

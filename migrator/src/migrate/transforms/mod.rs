@@ -227,12 +227,23 @@ const STEPS_IN_PARALLEL_FROM: usize = 256 * 1024;
 
 /// What one step left in the context: its changes and what it recorded for the steps after
 /// it and for the caller.
+#[derive(Clone)]
 struct StepOutput {
     changes: Vec<Change>,
     needed_imports: BTreeSet<String>,
     device_choices: Vec<DeviceChoice>,
     hands_off: Vec<TextRange>,
+    /// Whether the step asked whether the code is migrated (`FileCtx::migrated`).
+    asked_migrated: bool,
 }
+
+/// What a run of the steps before `device-import` leaves that a later run over the same file
+/// and index, with the other `migrated`, would leave again: the output of each step that did
+/// not ask `FileCtx::migrated` (a step's output depends on the file, the index, the rules and
+/// that answer alone) and changed no text (`None` for the others, which run again). The
+/// check of a port (`migrated`) reads the same files and index as the rewrite's last pass.
+#[derive(Default)]
+pub struct Reusable(Vec<Option<StepOutput>>);
 
 impl StepOutput {
     /// Takes the context's outputs, leaving them empty.
@@ -242,6 +253,7 @@ impl StepOutput {
             needed_imports: std::mem::take(&mut ctx.needed_imports),
             device_choices: std::mem::take(&mut ctx.device_choices),
             hands_off: std::mem::take(&mut ctx.hands_off),
+            asked_migrated: false,
         }
     }
 
@@ -260,21 +272,51 @@ impl StepOutput {
 /// output, so each runs on a context of its own (in parallel for a large file) and their
 /// outputs are put together in `ORDER`; `device-import` then reads them all.
 pub fn run_all(ctx: &mut FileCtx) -> Result<(), Error> {
-    let in_parallel =
-        ctx.file.text.len() >= STEPS_IN_PARALLEL_FROM && rayon::current_num_threads() > 1;
-    run_all_steps(ctx, in_parallel)
+    run_all_reusing(ctx, Reusable::default(), false).map(drop)
 }
 
-fn run_all_steps(ctx: &mut FileCtx, in_parallel: bool) -> Result<(), Error> {
+/// `run_all`, taking the outputs `reuse` holds instead of running their steps, and returning
+/// (with `keep`) what this run leaves for reuse.
+pub fn run_all_reusing(ctx: &mut FileCtx, reuse: Reusable, keep: bool) -> Result<Reusable, Error> {
+    let in_parallel =
+        ctx.file.text.len() >= STEPS_IN_PARALLEL_FROM && rayon::current_num_threads() > 1;
+    run_all_steps(ctx, in_parallel, reuse, keep)
+}
+
+fn run_all_steps(
+    ctx: &mut FileCtx,
+    in_parallel: bool,
+    reuse: Reusable,
+    keep: bool,
+) -> Result<Reusable, Error> {
     let (&last, independent) = ORDER.split_last().expect("ORDER is not empty");
-    let outputs = if in_parallel {
-        run_steps_in_parallel(ctx, independent)
+    let mut reused = reuse.0;
+    reused.resize_with(independent.len(), || None);
+    let to_run: Vec<Step> = (independent.iter().zip(&reused))
+        .filter(|(_, output)| output.is_none())
+        .map(|(&step, _)| step)
+        .collect();
+    let mut ran = if in_parallel {
+        run_steps_in_parallel(ctx, &to_run)
     } else {
-        independent
-            .iter()
-            .map(|&step| run_step(ctx, step))
+        to_run.iter().map(|&step| run_step(ctx, step)).collect()
+    }
+    .into_iter();
+    let outputs: Vec<StepOutput> = reused
+        .into_iter()
+        .map(|output| output.or_else(|| ran.next()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| Error::Internal("a step neither ran nor was reused".to_string()))?;
+    let kept = Reusable(if keep {
+        let reusable = |output: &StepOutput| {
+            !output.asked_migrated && output.changes.iter().all(|c| c.replacement.is_none())
+        };
+        (outputs.iter())
+            .map(|output| reusable(output).then(|| output.clone()))
             .collect()
-    };
+    } else {
+        Vec::new()
+    });
     // The changes so far (a doc test's, put there by the caller) come first.
     for (&step, output) in independent.iter().zip(outputs) {
         check_rules_emitted(step, &output.changes, ctx.rules)?;
@@ -289,7 +331,7 @@ fn run_all_steps(ctx: &mut FileCtx, in_parallel: bool) -> Result<(), Error> {
         c.replacement.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range))
     });
     ctx.hands_off = hands_off;
-    Ok(())
+    Ok(kept)
 }
 
 fn run(ctx: &mut FileCtx, step: Step) {
@@ -302,8 +344,10 @@ fn run(ctx: &mut FileCtx, step: Step) {
 /// Runs `step` with nothing in the context's outputs, and takes what it left there.
 fn run_step(ctx: &mut FileCtx, step: Step) -> StepOutput {
     let earlier = StepOutput::take_from(ctx);
+    ctx.take_asked_migrated();
     run(ctx, step);
-    let output = StepOutput::take_from(ctx);
+    let mut output = StepOutput::take_from(ctx);
+    output.asked_migrated = ctx.take_asked_migrated();
     earlier.append_to(ctx);
     output
 }
@@ -323,7 +367,7 @@ fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
             .push((i, output));
     };
     let (index, rules, file_id, file, migrated) =
-        (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.migrated);
+        (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.migrated());
     rayon::in_place_scope(|scope| {
         for _ in 1..rayon::current_num_threads() {
             scope.spawn(|_| {
@@ -374,6 +418,12 @@ mod tests {
         assert!(!may_emit(calls, RuleKey::User("team-rule"), &rules));
     }
 
+    /// `src/lib.rs` of a one-package workspace, holding `text`.
+    fn lib_rs(text: String) -> SourceFile {
+        let edition = ra_ap_syntax::Edition::Edition2021;
+        SourceFile::from_text("src/lib.rs".into(), "src/lib.rs".into(), text, 0, edition)
+    }
+
     /// Steps shared out among threads leave what they leave one after another: the same
     /// changes in the same order, the same imports and device choices.
     #[test]
@@ -407,14 +457,7 @@ fn train() {
             text.push_str(&format!("mod m{i} {{{unit}}}\n"));
         }
         let rules = RuleSet::embedded().unwrap();
-        let file = SourceFile::from_text(
-            "src/lib.rs".into(),
-            "src/lib.rs".into(),
-            text,
-            0,
-            ra_ap_syntax::Edition::Edition2021,
-        );
-        let files = [file];
+        let files = [lib_rs(text)];
         let index = Index::build(&files, &rules);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
@@ -423,7 +466,7 @@ fn train() {
         let leave = |in_parallel: bool| {
             pool.install(|| {
                 let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
-                run_all_steps(&mut ctx, in_parallel).unwrap();
+                run_all_steps(&mut ctx, in_parallel, Reusable::default(), false).unwrap();
                 (ctx.changes, ctx.needed_imports, ctx.device_choices)
             })
         };
@@ -436,6 +479,58 @@ fn train() {
             in_order.2.len()
         );
         assert_eq!(leave(true), in_order);
+    }
+
+    /// A run that takes the outputs an earlier run with the other `migrated` left for reuse
+    /// leaves what a run of every step leaves.
+    #[test]
+    fn reused_outputs_leave_what_running_every_step_leaves() {
+        let text = r#"
+use burn::backend::{Autodiff, NdArray};
+use burn::data::dataloader::{DataLoader, DataLoaderBuilder};
+use burn::record::CompactRecorder;
+use burn::tensor::{backend::Backend, Tensor};
+
+type Train = Autodiff<NdArray>;
+
+struct Model<B: Backend> {
+    weight: Tensor<B, 2>,
+}
+
+fn device<B: Backend>() -> B::Device {
+    Default::default()
+}
+
+fn epoch<B: Backend>(loader: &dyn DataLoader<B, u8>, model: &Model<B>) -> usize {
+    let _recorder = CompactRecorder::new();
+    let _ = model.weight.clone().argmax(1);
+    loader.iter().count()
+}
+
+fn train() {
+    let device = burn::backend::ndarray::NdArrayDevice::Cpu;
+    let model: Model<Train> = Model { weight: Tensor::zeros([2, 2], &device) };
+    let _ = device::<Train>();
+    let _ = model;
+}
+"#;
+        let rules = RuleSet::embedded().unwrap();
+        let files = [lib_rs(text.to_string())];
+        let index = Index::build(&files, &rules);
+        for (first, then) in [(false, true), (true, false), (true, true), (false, false)] {
+            let run = |migrated: bool, reuse: Reusable| {
+                let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], migrated);
+                let kept = run_all_steps(&mut ctx, false, reuse, true).unwrap();
+                (kept, (ctx.changes, ctx.needed_imports, ctx.device_choices))
+            };
+            let (kept, _) = run(first, Reusable::default());
+            let reused = kept.0.iter().filter(|output| output.is_some()).count();
+            assert!(reused > 5 && reused < ORDER.len() - 1, "{reused} reused");
+            let (_, with_reuse) = run(then, kept);
+            let (_, every_step) = run(then, Reusable::default());
+            assert!(!every_step.0.is_empty());
+            assert_eq!(with_reuse, every_step, "{first} then {then}");
+        }
     }
 
     /// `FileCtx::paths_named` finds the paths a walk over every path finds, in its order.
@@ -454,14 +549,7 @@ fn f<O: Optimizer<M, B>>(o: O) -> <O as Optimizer<M, B>>::Record {
 }
 "#;
         let rules = RuleSet::embedded().unwrap();
-        let file = SourceFile::from_text(
-            "src/lib.rs".into(),
-            "src/lib.rs".into(),
-            text.to_string(),
-            0,
-            ra_ap_syntax::Edition::Edition2021,
-        );
-        let files = [file];
+        let files = [lib_rs(text.to_string())];
         let index = Index::build(&files, &rules);
         let ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
         for names in [
