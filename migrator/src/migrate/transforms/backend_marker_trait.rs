@@ -16,7 +16,7 @@ pub fn run(ctx: &mut FileCtx) {
     if ctx.index.marker_traits.is_empty() {
         return;
     }
-    for node in ctx.listed_nodes() {
+    for node in ctx.listed_nodes_but_paths() {
         if let Some(tr) = ast::Trait::cast(node.clone()) {
             let Some(name) = tr.name().map(|n| n.text().to_string()) else {
                 continue;

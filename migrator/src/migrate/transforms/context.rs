@@ -55,8 +55,13 @@ pub struct FileCtx<'a> {
     /// The tree's nodes of the kinds transforms look for (`is_listed`) in preorder, collected
     /// by one walk: transforms filter this list instead of walking the tree each (a walk
     /// allocates a cursor per node, which was most of the rewrite stage's time). Only those
-    /// kinds, so that a large file's list stays small.
+    /// kinds, so that a large file's list stays small; without paths where `paths_listed` is
+    /// false (`listing`).
     nodes: Rc<[SyntaxNode]>,
+    paths_listed: bool,
+    /// Every listed kind, paths too, for a context made without paths whose steps asked for
+    /// them after all.
+    with_paths: std::cell::OnceCell<Rc<[SyntaxNode]>>,
 }
 
 impl<'a> FileCtx<'a> {
@@ -67,7 +72,24 @@ impl<'a> FileCtx<'a> {
         file: &'a SourceFile,
         migrated: bool,
     ) -> Self {
+        Self::listing(index, rules, file_id, file, migrated, true)
+    }
+
+    /// A context whose node list holds paths (`is_path_kind`) only if `paths_listed`: a
+    /// context for steps that do not read them (`transforms::reads_paths`) need not list
+    /// them. Paths are three in four listed nodes, and each listed node keeps a cursor alive,
+    /// so a second context over a large file costs a quarter of the first. Paths asked for
+    /// all the same are listed then.
+    pub fn listing(
+        index: &'a Index,
+        rules: &'a RuleSet,
+        file_id: usize,
+        file: &'a SourceFile,
+        migrated: bool,
+        paths_listed: bool,
+    ) -> Self {
         let root = file.tree().syntax().clone();
+        let listed = |kind| is_listed(kind) && (paths_listed || !is_path_kind(kind));
         FileCtx {
             index,
             rules,
@@ -81,9 +103,30 @@ impl<'a> FileCtx<'a> {
             hands_off: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
             type_param_names: std::cell::OnceCell::new(),
-            nodes: root.descendants().filter(|n| is_listed(n.kind())).collect(),
+            nodes: root.descendants().filter(|n| listed(n.kind())).collect(),
+            paths_listed,
+            with_paths: std::cell::OnceCell::new(),
             root,
         }
+    }
+
+    /// The node list, with paths where `paths` asks for them.
+    fn node_list(&self, paths: bool) -> Rc<[SyntaxNode]> {
+        if self.paths_listed || !paths {
+            return Rc::clone(&self.nodes);
+        }
+        let all = self.with_paths.get_or_init(|| {
+            (self.root.descendants())
+                .filter(|n| is_listed(n.kind()))
+                .collect()
+        });
+        Rc::clone(all)
+    }
+
+    /// Whether this context listed paths, from the start or when asked.
+    #[cfg(test)]
+    pub fn has_path_list(&self) -> bool {
+        self.paths_listed || self.with_paths.get().is_some()
     }
 
     /// True when the project already targets Burn 0.22: only regressions are reported.
@@ -111,7 +154,8 @@ impl<'a> FileCtx<'a> {
                 .all(|kind| !N::can_cast(kind) || is_listed(kind)),
             "FileCtx::nodes of a kind the node list does not hold"
         );
-        let nodes = Rc::clone(&self.nodes);
+        let paths = PATH_KINDS.iter().any(|&kind| N::can_cast(kind));
+        let nodes = self.node_list(paths);
         (0..nodes.len()).filter_map(move |i| {
             let node = &nodes[i];
             if N::can_cast(node.kind()) {
@@ -172,8 +216,17 @@ impl<'a> FileCtx<'a> {
     /// Every node of the listed kinds (`is_listed`), in preorder: for a transform that looks
     /// for several kinds in one pass, in file order.
     pub fn listed_nodes(&self) -> impl Iterator<Item = SyntaxNode> {
-        let nodes = Rc::clone(&self.nodes);
+        let nodes = self.node_list(true);
         (0..nodes.len()).map(move |i| nodes[i].clone())
+    }
+
+    /// `listed_nodes` but paths (`is_path_kind`): for a transform that needs none, on a
+    /// context that may list none (`listing`).
+    pub fn listed_nodes_but_paths(&self) -> impl Iterator<Item = SyntaxNode> {
+        let nodes = self.node_list(false);
+        (0..nodes.len())
+            .map(move |i| nodes[i].clone())
+            .filter(|node| !is_path_kind(node.kind()))
     }
 
     pub fn push(&mut self, change: Change) {
@@ -327,6 +380,17 @@ fn is_listed(kind: SyntaxKind) -> bool {
             .collect()
     });
     TABLE.get(kind as usize).copied().unwrap_or(false)
+}
+
+/// The listed kinds that are paths or wrap one.
+const PATH_KINDS: [SyntaxKind; 3] = [
+    SyntaxKind::PATH,
+    SyntaxKind::PATH_TYPE,
+    SyntaxKind::PATH_EXPR,
+];
+
+fn is_path_kind(kind: SyntaxKind) -> bool {
+    PATH_KINDS.contains(&kind)
 }
 
 fn is_listed_kind(kind: SyntaxKind) -> bool {

@@ -26,7 +26,7 @@ fn is_marker_impl(ctx: &FileCtx, node: &ra_ap_syntax::SyntaxNode) -> bool {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for node in ctx.listed_nodes() {
+    for node in ctx.listed_nodes_but_paths() {
         let Some(owner) = ast::AnyHasGenericParams::cast(node.clone()) else {
             continue;
         };

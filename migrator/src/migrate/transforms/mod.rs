@@ -6,7 +6,6 @@
 //! (`RuleId` variants, generated from the rule files as well). `ORDER` is the order they run in.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use ra_ap_syntax::TextRange;
@@ -352,16 +351,53 @@ fn run_step(ctx: &mut FileCtx, step: Step) -> StepOutput {
     output
 }
 
+/// Whether `step` reads the file's paths (`FileCtx::nodes::<ast::Path>()` and the like):
+/// such steps run on the thread whose context lists them, so that other threads' contexts
+/// need not (`FileCtx::listing`). A step left out here still runs right, on a
+/// context that lists paths when asked; the test `steps_not_reading_paths_list_none` keeps
+/// the list true.
+fn reads_paths(step: Step) -> bool {
+    matches!(
+        step,
+        Step::DataRules
+            | Step::Transform(
+                TransformId::AssociatedTypes
+                    | TransformId::DeviceValues
+                    | TransformId::BackendAssociatedItem
+                    | TransformId::BackendElementGenerics
+            )
+    )
+}
+
 /// `run_step` for each of `steps`, shared out among the threads that are free: this one with
-/// `ctx`, the others each with a context of its own (syntax nodes stay on their thread). A
-/// thread takes the next step not yet taken, so a slow step does not hold up the rest.
+/// `ctx`, the others each with a context of its own (syntax nodes stay on their thread). This
+/// thread takes steps from the front of a queue that holds those reading paths first, the
+/// others from its back, as long as the step there does not read paths; so their contexts
+/// list no paths, and a slow step does not hold up the rest.
 fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
-    let next = AtomicUsize::new(0);
+    let mut queue: Vec<usize> = (0..steps.len()).collect();
+    queue.sort_by_key(|&i| !reads_paths(steps[i]));
+    // The untaken part of `queue`: from the first to one before the second.
+    let untaken = Mutex::new((0, queue.len()));
+    let take = |from_front: bool| {
+        let mut untaken = untaken.lock().unwrap_or_else(PoisonError::into_inner);
+        let (front, back) = *untaken;
+        if front == back {
+            return None;
+        }
+        if from_front {
+            untaken.0 += 1;
+            Some(queue[front])
+        } else if reads_paths(steps[queue[back - 1]]) {
+            None
+        } else {
+            untaken.1 -= 1;
+            Some(queue[back - 1])
+        }
+    };
     let done: Mutex<Vec<(usize, StepOutput)>> = Mutex::new(Vec::with_capacity(steps.len()));
-    let work = |ctx: &mut FileCtx| loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&step) = steps.get(i) else { break };
-        let output = run_step(ctx, step);
+    let run_taken = |ctx: &mut FileCtx, i: usize| {
+        let output = run_step(ctx, steps[i]);
         done.lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push((i, output));
@@ -371,13 +407,19 @@ fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
     rayon::in_place_scope(|scope| {
         for _ in 1..rayon::current_num_threads() {
             scope.spawn(|_| {
-                // A thread that comes when every step is taken need not walk the tree.
-                if next.load(Ordering::Relaxed) < steps.len() {
-                    work(&mut FileCtx::new(index, rules, file_id, file, migrated));
+                // A thread that finds nothing it may take need not walk the tree.
+                if let Some(first) = take(false) {
+                    let own = &mut FileCtx::listing(index, rules, file_id, file, migrated, false);
+                    run_taken(own, first);
+                    while let Some(i) = take(false) {
+                        run_taken(own, i);
+                    }
                 }
             });
         }
-        work(ctx);
+        while let Some(i) = take(true) {
+            run_taken(ctx, i);
+        }
     });
     let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
     done.sort_unstable_by_key(|(i, _)| *i);
@@ -422,6 +464,35 @@ mod tests {
     fn lib_rs(text: String) -> SourceFile {
         let edition = ra_ap_syntax::Edition::Edition2021;
         SourceFile::from_text("src/lib.rs".into(), "src/lib.rs".into(), text, 0, edition)
+    }
+
+    /// A step `reads_paths` leaves out lists no paths when it runs, on any source file of the
+    /// test projects: the threads that run such steps need no path list.
+    #[test]
+    fn steps_not_reading_paths_list_none() {
+        let rules = RuleSet::embedded().unwrap();
+        let projects = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/projects");
+        let sources: Vec<_> = crate::util::files::rust_files(projects.as_ref(), true)
+            .iter()
+            .map(|path| lib_rs(std::fs::read_to_string(path).unwrap()))
+            .collect();
+        assert!(sources.len() > 20, "{} files", sources.len());
+        let (&_last, independent) = ORDER.split_last().unwrap();
+        for file in &sources {
+            let files = std::slice::from_ref(file);
+            let index = Index::build(files, &rules);
+            for &step in independent.iter().filter(|&&step| !reads_paths(step)) {
+                let mut ctx = FileCtx::listing(&index, &rules, 0, file, false, false);
+                run_step(&mut ctx, step);
+                assert!(!ctx.has_path_list(), "{} on {}", step.name(), file.text);
+            }
+        }
+        // And the steps it names do read them.
+        let file = &sources[0];
+        let index = Index::build(std::slice::from_ref(file), &rules);
+        let mut ctx = FileCtx::listing(&index, &rules, 0, file, false, false);
+        run_step(&mut ctx, Step::DataRules);
+        assert!(ctx.has_path_list());
     }
 
     /// Steps shared out among threads leave what they leave one after another: the same
