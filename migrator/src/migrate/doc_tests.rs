@@ -361,7 +361,7 @@ mod tests {
         SourceFile::from_text(
             PathBuf::from("lib.rs"),
             "lib.rs".into(),
-            text.into(),
+            text,
             0,
             ra_ap_syntax::Edition::Edition2021,
         )

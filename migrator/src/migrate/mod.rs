@@ -148,11 +148,11 @@ fn keep_findings_visible(
     // not hold (left unchanged after an error) is parsed here, and the index built again.
     // Where every text is the last pass's, that pass's step outputs that did not depend on
     // the file being 0.22 code are reused rather than run again (`transforms::Reusable`).
-    let as_parsed = (parsed.files.iter().zip(&report.files)).all(|(p, o)| p.text == o.migrated);
+    let as_parsed = (parsed.files.iter().zip(&report.files)).all(|(p, o)| *p.text == *o.migrated);
     let last_pass = parsed.last_pass.filter(|_| as_parsed);
     let ported: Vec<SourceFile> = (files.par_iter().zip(parsed.files).zip(&report.files))
         .map(|((f, parsed), o)| {
-            if parsed.text == o.migrated {
+            if *parsed.text == *o.migrated {
                 return parsed;
             }
             SourceFile::from_text(
@@ -395,7 +395,7 @@ fn rewrite_sources_parsed(
             path: f.path.clone(),
             display: f.display.clone(),
             original: f.text.clone(),
-            migrated: f.text.clone(),
+            migrated: f.text.to_string(),
             changes: Vec::new(),
             error: None,
             device_choices: Vec::new(),
@@ -523,7 +523,7 @@ fn rewrite_sources_parsed(
                 ));
                 return;
             }
-            outcome.migrated = current.text.clone();
+            outcome.migrated = current.text.to_string();
         });
     // Uses of a removed backend parameter that no rule rewrote or reported.
     outcomes
@@ -556,7 +556,7 @@ fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
             "left unchanged: it does not parse ({}:{line}:{column}: {message}); fix the syntax error and run again",
             file.display
         ));
-        outcome.migrated = outcome.original.clone();
+        outcome.migrated = outcome.original.to_string();
     }
 }
 
@@ -642,7 +642,7 @@ fn rewrite_file(
         return Ok(unchanged);
     }
     let text = edit::apply(&file.text, &edits);
-    if text == file.text {
+    if *text == *file.text {
         return Ok(unchanged);
     }
     let applied = edit::applied_ranges(&file.text, &edits);

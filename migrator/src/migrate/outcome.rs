@@ -11,7 +11,8 @@ use crate::rules::{Applicability, RuleSet};
 pub struct FileOutcome {
     pub path: PathBuf,
     pub display: String,
-    pub original: String,
+    /// The text as read, shared with the file's `SourceFile::text`.
+    pub original: std::sync::Arc<str>,
     pub migrated: String,
     /// What the rules found in the original text (edits and manual findings).
     pub changes: Vec<Change>,
@@ -49,7 +50,7 @@ pub struct Report {
 
 impl Report {
     pub fn changed_files(&self) -> impl Iterator<Item = &FileOutcome> {
-        self.files.iter().filter(|f| f.migrated != f.original)
+        self.files.iter().filter(|f| *f.migrated != *f.original)
     }
 
     pub fn finding_count(&self) -> usize {

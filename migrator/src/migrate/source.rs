@@ -16,7 +16,8 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Path relative to the project root, with `/` separators, for messages.
     pub display: String,
-    pub text: String,
+    /// Shared, not copied, with the outcome's `original` and the copies the stages keep.
+    pub text: std::sync::Arc<str>,
     /// Index of the package (in `Workspace::packages`) that owns this file.
     pub package: usize,
     pub edition: Edition,
@@ -54,10 +55,11 @@ impl SourceFile {
     pub fn from_text(
         path: PathBuf,
         display: String,
-        text: String,
+        text: impl Into<std::sync::Arc<str>>,
         package: usize,
         edition: Edition,
     ) -> Self {
+        let text = text.into();
         let (green, syntax_errors) = parse_opened(&text, edition);
         SourceFile {
             path,

@@ -271,13 +271,13 @@ pub fn keep_inside(report: &mut Report) {
     let sources = report
         .files
         .iter_mut()
-        .map(|f| (&f.path, &f.original, &mut f.migrated, &mut f.error));
+        .map(|f| (&f.path, &*f.original, &mut f.migrated, &mut f.error));
     let manifests = report
         .manifests
         .iter_mut()
-        .map(|m| (&m.path, &m.original, &mut m.migrated, &mut m.error));
+        .map(|m| (&m.path, m.original.as_str(), &mut m.migrated, &mut m.error));
     for (path, original, migrated, error) in sources.chain(manifests) {
-        if migrated == original || error.is_some() {
+        if migrated.as_str() == original || error.is_some() {
             continue;
         }
         let Ok(target) = canonical.of(path) else {
@@ -288,7 +288,7 @@ pub fn keep_inside(report: &mut Report) {
                 "left unchanged: it links to {}, outside the project, and burn-migrate never writes outside it; migrate that file where it lives",
                 target.display()
             ));
-            *migrated = original.clone();
+            *migrated = original.to_string();
         }
     }
 }

@@ -129,7 +129,7 @@ pub fn diagnostics(
         .par_iter()
         .filter(|file| !file.changes.is_empty() || file.error.is_some())
         .map(|file| {
-            let source = SimpleFile::new(file.display.as_str(), file.original.as_str());
+            let source = SimpleFile::new(file.display.as_str(), &*file.original);
             (file, source)
         })
         .collect();
@@ -524,7 +524,7 @@ mod tests {
         let outcome = |display: &str, changes: Vec<Change>, error: &str| FileOutcome {
             path: display.into(),
             display: display.to_string(),
-            original: original.clone(),
+            original: original.as_str().into(),
             migrated: original.clone(),
             changes,
             error: Some(error.to_string()),
