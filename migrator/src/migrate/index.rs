@@ -1417,7 +1417,14 @@ fn marks_only_backends(ty: &ast::Type, backends: &[BackendParam]) -> bool {
 fn file_facts(root: &SyntaxNode, crates: &[String]) -> (FileNames, Vec<TextRange>) {
     let mut names = FileNames::default();
     let mut generic_items = Vec::new();
-    for node in root.descendants() {
+    let wanted = |kind| {
+        ast::Use::can_cast(kind)
+            || ast::AnyHasGenericParams::can_cast(kind)
+            || ast::Adt::can_cast(kind)
+            || ast::Trait::can_cast(kind)
+            || ast::TypeAlias::can_cast(kind)
+    };
+    for node in crate::util::kinds_walk::descendants_of_kinds(root, wanted) {
         let kind = node.kind();
         if let Some(use_item) = ast::Use::cast(node.clone()) {
             if let Some(tree) = use_item.use_tree() {

@@ -3,6 +3,7 @@
 pub mod cargo;
 pub mod diff;
 pub mod files;
+pub mod kinds_walk;
 pub mod lines;
 pub mod syntax;
 pub mod timing;

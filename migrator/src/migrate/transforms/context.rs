@@ -12,6 +12,7 @@ use crate::edit::Change;
 use crate::migrate::index::{BackendParam, BackendSpec, Index};
 use crate::migrate::source::SourceFile;
 use crate::rules::{RuleKey, RuleSet};
+use crate::util::kinds_walk::descendants_of_kinds;
 
 /// One device value the port chose, for the report's device table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,8 +54,9 @@ pub struct FileCtx<'a> {
     /// The file's syntax tree, rooted once for every transform (a root is per thread).
     root: SyntaxNode,
     /// The tree's nodes of the kinds transforms look for (`is_listed`) in preorder, collected
-    /// by one walk: transforms filter this list instead of walking the tree each (a walk
-    /// allocates a cursor per node, which was most of the rewrite stage's time). Only those
+    /// by one walk of the green tree (`descendants_of_kinds`): transforms filter this list
+    /// instead of walking the tree each (a walk allocates a cursor per node, which was most of
+    /// the rewrite stage's time). Only those
     /// kinds, so that a large file's list stays small; without paths where `paths_listed` is
     /// false (`listing`).
     nodes: Rc<[SyntaxNode]>,
@@ -103,7 +105,7 @@ impl<'a> FileCtx<'a> {
             hands_off: Vec::new(),
             scope_cache: RefCell::new(HashMap::new()),
             type_param_names: std::cell::OnceCell::new(),
-            nodes: root.descendants().filter(|n| listed(n.kind())).collect(),
+            nodes: descendants_of_kinds(&root, listed).into(),
             paths_listed,
             with_paths: std::cell::OnceCell::new(),
             root,
@@ -115,11 +117,9 @@ impl<'a> FileCtx<'a> {
         if self.paths_listed || !paths {
             return Rc::clone(&self.nodes);
         }
-        let all = self.with_paths.get_or_init(|| {
-            (self.root.descendants())
-                .filter(|n| is_listed(n.kind()))
-                .collect()
-        });
+        let all = self
+            .with_paths
+            .get_or_init(|| descendants_of_kinds(&self.root, is_listed).into());
         Rc::clone(all)
     }
 
