@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use codespan_reporting::term::termcolor::WriteColor;
+use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 
 use crate::error::Error;
 use crate::migrate::{self, Report};
@@ -74,11 +74,25 @@ pub fn command(
         Format::Human => Ok(()),
     }
     .map_err(Error::Output)?;
+    let human = mode.format == Format::Human;
+    let mut diff = None;
     if mode.apply {
-        time("write", || apply(&report, mode, err))?;
+        // Writing waits on the disk and on cargo (the lockfile): the diff renders meanwhile.
+        // What the write says (a note, the lockfile's update) goes to a buffer, printed
+        // before the diff as if written in turn; it is plain text.
+        let ((written, said), rendered) = rayon::join(
+            || {
+                let mut said = NoColor::new(Vec::new());
+                (time("write", || apply(&report, mode, &mut said)), said)
+            },
+            || human.then(|| emit::diff(&report)),
+        );
+        err.write_all(said.get_ref()).map_err(Error::Output)?;
+        written?;
+        diff = rendered;
     }
     time("diff and summary", || {
-        outcome(&report, rules, mode, out, err)
+        outcome(&report, rules, mode, diff, out, err)
     })
     .map_err(Error::Output)?;
     let unmigrated = report.files.iter().any(|f| f.error.is_some())
@@ -109,18 +123,20 @@ fn apply(report: &Report, mode: Mode, err: &mut dyn WriteColor) -> Result<(), Er
     Ok(())
 }
 
-/// After the findings: the diff (`--apply`, `--diff`), the device table, the suppressions and
-/// the summary.
+/// After the findings: the diff (`--apply`, `--diff`; `diff` when rendered already), the
+/// device table, the suppressions and the summary.
 fn outcome(
     report: &Report,
     rules: &RuleSet,
     mode: Mode,
+    diff: Option<String>,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> std::io::Result<()> {
     if (mode.apply || mode.diff) && mode.format == Format::Human {
         // The other formats print one document on stdout: the findings.
-        write!(out, "{}", emit::diff(report))?;
+        let diff = diff.unwrap_or_else(|| emit::diff(report));
+        write!(out, "{diff}")?;
     }
     if !mode.check && mode.format == Format::Human {
         // `--check` prints them with the diagnostics.
