@@ -56,9 +56,8 @@ pub struct FileCtx<'a> {
     /// The tree's nodes of the kinds transforms look for (`is_listed`) in preorder, collected
     /// by one walk of the green tree (`descendants_of_kinds`): transforms filter this list
     /// instead of walking the tree each (a walk allocates a cursor per node, which was most of
-    /// the rewrite stage's time). Only those
-    /// kinds, so that a large file's list stays small; without paths where `paths_listed` is
-    /// false (`listing`).
+    /// the rewrite stage's time). Only those kinds, so that a large file's list stays small;
+    /// without paths where `paths_listed` is false (`listing`).
     nodes: Rc<[SyntaxNode]>,
     paths_listed: bool,
     /// Every listed kind, paths too, for a context made without paths whose steps asked for
