@@ -595,12 +595,16 @@ fn rewrite_file(
     if outcome.error.is_some() {
         return Ok(Rewritten::default());
     }
-    let reusable = transforms::run_all_reusing(&mut ctx, reuse, keep)?;
-    let backend_uses = if pass == 0 && !ctx.migrated() {
-        dangling::uses(&ctx)
-    } else {
-        Vec::new()
-    };
+    // The uses of backend parameters read the file as read, whatever the steps find: on a
+    // large file this thread collects them while others run steps.
+    let find_uses = pass == 0 && !ctx.migrated();
+    let (reusable, backend_uses) = transforms::run_all_reusing(&mut ctx, reuse, keep, |ctx| {
+        if find_uses {
+            dangling::uses(ctx)
+        } else {
+            Vec::new()
+        }
+    })?;
     if pass == 0 {
         outcome.device_choices = std::mem::take(&mut ctx.device_choices);
     }

@@ -271,23 +271,31 @@ impl StepOutput {
 /// output, so each runs on a context of its own (in parallel for a large file) and their
 /// outputs are put together in `ORDER`; `device-import` then reads them all.
 pub fn run_all(ctx: &mut FileCtx) -> Result<(), Error> {
-    run_all_reusing(ctx, Reusable::default(), false).map(drop)
+    run_all_reusing(ctx, Reusable::default(), false, |_| ()).map(drop)
 }
 
 /// `run_all`, taking the outputs `reuse` holds instead of running their steps, and returning
-/// (with `keep`) what this run leaves for reuse.
-pub fn run_all_reusing(ctx: &mut FileCtx, reuse: Reusable, keep: bool) -> Result<Reusable, Error> {
+/// (with `keep`) what this run leaves for reuse, and what `beside` makes of the context: work
+/// that reads the file as the steps do, but none of their outputs (for a large file it runs
+/// on this thread while others run steps).
+pub fn run_all_reusing<T>(
+    ctx: &mut FileCtx,
+    reuse: Reusable,
+    keep: bool,
+    beside: impl FnOnce(&FileCtx) -> T,
+) -> Result<(Reusable, T), Error> {
     let in_parallel =
         ctx.file.text.len() >= STEPS_IN_PARALLEL_FROM && rayon::current_num_threads() > 1;
-    run_all_steps(ctx, in_parallel, reuse, keep)
+    run_all_steps(ctx, in_parallel, reuse, keep, beside)
 }
 
-fn run_all_steps(
+fn run_all_steps<T>(
     ctx: &mut FileCtx,
     in_parallel: bool,
     reuse: Reusable,
     keep: bool,
-) -> Result<Reusable, Error> {
+    beside: impl FnOnce(&FileCtx) -> T,
+) -> Result<(Reusable, T), Error> {
     let (&last, independent) = ORDER.split_last().expect("ORDER is not empty");
     let mut reused = reuse.0;
     reused.resize_with(independent.len(), || None);
@@ -295,12 +303,13 @@ fn run_all_steps(
         .filter(|(_, output)| output.is_none())
         .map(|(&step, _)| step)
         .collect();
-    let mut ran = if in_parallel {
-        run_steps_in_parallel(ctx, &to_run)
+    let (ran, beside) = if in_parallel {
+        run_steps_in_parallel(ctx, &to_run, beside)
     } else {
-        to_run.iter().map(|&step| run_step(ctx, step)).collect()
-    }
-    .into_iter();
+        let ran = to_run.iter().map(|&step| run_step(ctx, step)).collect();
+        (ran, beside(ctx))
+    };
+    let mut ran = ran.into_iter();
     let outputs: Vec<StepOutput> = reused
         .into_iter()
         .map(|output| output.or_else(|| ran.next()))
@@ -330,7 +339,7 @@ fn run_all_steps(
         c.replacement.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range))
     });
     ctx.hands_off = hands_off;
-    Ok(kept)
+    Ok((kept, beside))
 }
 
 fn run(ctx: &mut FileCtx, step: Step) {
@@ -373,8 +382,12 @@ fn reads_paths(step: Step) -> bool {
 /// `ctx`, the others each with a context of its own (syntax nodes stay on their thread). This
 /// thread takes steps from the front of a queue that holds those reading paths first, the
 /// others from its back, as long as the step there does not read paths; so their contexts
-/// list no paths, and a slow step does not hold up the rest.
-fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
+/// list no paths, and a slow step does not hold up the rest. This thread runs `beside` first.
+fn run_steps_in_parallel<T>(
+    ctx: &mut FileCtx,
+    steps: &[Step],
+    beside: impl FnOnce(&FileCtx) -> T,
+) -> (Vec<StepOutput>, T) {
     let mut queue: Vec<usize> = (0..steps.len()).collect();
     queue.sort_by_key(|&i| !reads_paths(steps[i]));
     // The untaken part of `queue`: from the first to one before the second.
@@ -404,7 +417,7 @@ fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
     };
     let (index, rules, file_id, file, migrated) =
         (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.migrated());
-    rayon::in_place_scope(|scope| {
+    let beside = rayon::in_place_scope(|scope| {
         for _ in 1..rayon::current_num_threads() {
             scope.spawn(|_| {
                 // A thread that finds nothing it may take need not walk the tree.
@@ -417,13 +430,16 @@ fn run_steps_in_parallel(ctx: &mut FileCtx, steps: &[Step]) -> Vec<StepOutput> {
                 }
             });
         }
+        let beside = beside(ctx);
         while let Some(i) = take(true) {
             run_taken(ctx, i);
         }
+        beside
     });
     let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
     done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, output)| output).collect()
+    let outputs = done.into_iter().map(|(_, output)| output).collect();
+    (outputs, beside)
 }
 
 /// An internal error when `step` emitted a change of a rule that does not name it.
@@ -499,7 +515,8 @@ mod tests {
     }
 
     /// Steps shared out among threads leave what they leave one after another: the same
-    /// changes in the same order, the same imports and device choices.
+    /// changes in the same order, the same imports and device choices, and the same uses of
+    /// backend parameters found beside them.
     #[test]
     fn steps_in_parallel_leave_what_steps_in_order_leave() {
         let unit = r#"
@@ -540,17 +557,28 @@ fn train() {
         let leave = |in_parallel: bool| {
             pool.install(|| {
                 let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
-                run_all_steps(&mut ctx, in_parallel, Reusable::default(), false).unwrap();
-                (ctx.changes, ctx.needed_imports, ctx.device_choices)
+                let uses = |ctx: &FileCtx| {
+                    let uses = crate::migrate::dangling::uses(ctx);
+                    uses.iter()
+                        .map(|u| (u.range, u.name.clone()))
+                        .collect::<Vec<_>>()
+                };
+                let (_, uses) =
+                    run_all_steps(&mut ctx, in_parallel, Reusable::default(), false, uses).unwrap();
+                (ctx.changes, ctx.needed_imports, ctx.device_choices, uses)
             })
         };
         let in_order = leave(false);
         assert!(
-            in_order.0.len() > 1000 && !in_order.1.is_empty() && !in_order.2.is_empty(),
-            "the file exercises the steps: {} changes, {:?}, {} device choices",
+            in_order.0.len() > 1000
+                && !in_order.1.is_empty()
+                && !in_order.2.is_empty()
+                && !in_order.3.is_empty(),
+            "the file exercises the steps: {} changes, {:?}, {} device choices, {} uses",
             in_order.0.len(),
             in_order.1,
-            in_order.2.len()
+            in_order.2.len(),
+            in_order.3.len()
         );
         assert_eq!(leave(true), in_order);
     }
@@ -594,7 +622,7 @@ fn train() {
         for (first, then) in [(false, true), (true, false), (true, true), (false, false)] {
             let run = |migrated: bool, reuse: Reusable| {
                 let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], migrated);
-                let kept = run_all_steps(&mut ctx, false, reuse, true).unwrap();
+                let (kept, ()) = run_all_steps(&mut ctx, false, reuse, true, |_| ()).unwrap();
                 (kept, (ctx.changes, ctx.needed_imports, ctx.device_choices))
             };
             let (kept, _) = run(first, Reusable::default());
