@@ -389,19 +389,7 @@ fn rewrite_sources_parsed(
 ) -> Result<(Vec<FileOutcome>, Ported), Error> {
     let file_count = files.len();
     let syntax_errors_before: Vec<usize> = files.iter().map(|f| f.syntax_errors).collect();
-    let mut outcomes: Vec<FileOutcome> = files
-        .par_iter()
-        .map(|f| FileOutcome {
-            path: f.path.clone(),
-            display: f.display.clone(),
-            original: f.text.clone(),
-            migrated: f.text.to_string(),
-            changes: Vec::new(),
-            error: None,
-            device_choices: Vec::new(),
-            suppressions: crate::migrate::suppress::find(f),
-        })
-        .collect();
+    let mut outcomes: Vec<FileOutcome> = files.par_iter().map(unchanged_outcome).collect();
     let mut current: Vec<SourceFile> = files;
     // Per file: the uses of backend parameters the first pass saw, and each pass's edits.
     let mut backend_uses: Vec<Vec<dangling::Use>> = vec![Vec::new(); file_count];
@@ -560,6 +548,20 @@ fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
     }
 }
 
+/// The outcome of `file` before any pass: its text unchanged, nothing found.
+fn unchanged_outcome(file: &SourceFile) -> FileOutcome {
+    FileOutcome {
+        path: file.path.clone(),
+        display: file.display.clone(),
+        original: file.text.clone(),
+        migrated: file.text.to_string(),
+        changes: Vec::new(),
+        error: None,
+        device_choices: Vec::new(),
+        suppressions: crate::migrate::suppress::find(file),
+    }
+}
+
 /// What one pass made of one file.
 #[derive(Default)]
 struct Rewritten {
@@ -572,6 +574,8 @@ struct Rewritten {
     read: Option<(PathBuf, String, usize, ra_ap_syntax::Edition)>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
+    /// The items of the tree the pass read that the parse of the rewritten text reuses.
+    untouched: source::Untouched,
     /// In the first pass: the uses of backend parameters (for the `dangling` check).
     backend_uses: Vec<dangling::Use>,
     /// What a later run of the steps over the file may take, if the pass changed nothing.
@@ -650,6 +654,7 @@ fn rewrite_file(
         return Ok(unchanged);
     }
     let applied = edit::applied_ranges(&file.text, &edits);
+    let untouched = file.untouched_items(&applied);
     Ok(Rewritten {
         text: Some(text),
         file: None,
@@ -660,6 +665,7 @@ fn rewrite_file(
             file.edition,
         )),
         edits: applied,
+        untouched,
         backend_uses: unchanged.backend_uses,
         reusable: transforms::Reusable::default(),
     })
@@ -672,7 +678,15 @@ impl Rewritten {
         if let (Some(text), Some((path, display, package, edition))) =
             (self.text.take(), self.read.take())
         {
-            self.file = Some(SourceFile::from_text(path, display, text, package, edition));
+            self.file = Some(SourceFile::from_edited_text(
+                path,
+                display,
+                text,
+                package,
+                edition,
+                std::mem::take(&mut self.untouched),
+                &self.edits,
+            ));
         }
         self
     }
@@ -1040,7 +1054,7 @@ pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ra_ap_syntax::{Edition, TextSize};
+    use ra_ap_syntax::{AstNode, Edition, TextSize};
 
     /// Outside imports a finding goes exactly where an applied edit other than itself holds
     /// it: checked against every edit, on edits and findings of pseudo-random ranges (nested,
@@ -1093,6 +1107,47 @@ mod tests {
             "{findings_left} of 300 left"
         );
         assert_eq!(drop_moot_findings(changes, &rules, &text), expected);
+    }
+
+    /// The parse of a rewritten file that takes the items no edit touched from the old tree
+    /// is the parse of the whole new text: on every source file of the test projects, with
+    /// the first pass's own edits.
+    #[test]
+    fn parse_reusing_untouched_items_is_the_whole_parse() {
+        let rules = RuleSet::embedded().unwrap();
+        let projects = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/projects");
+        let edition = Edition::Edition2021;
+        let (mut rewritten, mut reused) = (0, 0);
+        for path in crate::util::files::rust_files(projects.as_ref(), true) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let file = SourceFile::from_text(path.clone(), "src/lib.rs".into(), text, 0, edition);
+            let index = Index::build(std::slice::from_ref(&file), &rules);
+            let ctx = FileCtx::new(&index, &rules, 0, &file, false);
+            let mut outcome = unchanged_outcome(&file);
+            let reuse = transforms::Reusable::default();
+            let next = rewrite_file(0, ctx, &rules, &file, &mut outcome, reuse, false).unwrap();
+            let Some(text) = next.text else {
+                continue;
+            };
+            rewritten += 1;
+            let whole =
+                SourceFile::from_text(path.clone(), String::new(), text.clone(), 0, edition);
+            if let Some(green) = source::parse_reusing(&text, edition, next.untouched, &next.edits)
+            {
+                reused += 1;
+                assert_eq!(whole.syntax_errors, 0, "{}", path.display());
+                assert!(
+                    green == whole.tree().syntax().green().to_owned(),
+                    "{}: the trees differ",
+                    path.display()
+                );
+            }
+        }
+        // Most rewritten files keep an item or more.
+        assert!(
+            rewritten > 20 && reused * 2 > rewritten,
+            "{reused} of {rewritten} reused"
+        );
     }
 
     /// The port kept one of two findings of a rule (the second) and lost the first: the marker

@@ -9,6 +9,9 @@ use ra_ap_syntax::{AstNode, Edition, GreenNode, SourceFile as AstFile, SyntaxNod
 use crate::error::Error;
 
 mod pieces;
+mod reuse;
+
+pub use reuse::Untouched;
 
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -50,6 +53,41 @@ impl SourceFile {
             package,
             edition,
         ))
+    }
+
+    /// `from_text` of `text`, which `edits` made of a file whose `untouched` items the new
+    /// tree takes as they are (see `reuse`).
+    pub fn from_edited_text(
+        path: PathBuf,
+        display: String,
+        text: String,
+        package: usize,
+        edition: Edition,
+        untouched: Untouched,
+        edits: &[(ra_ap_syntax::TextRange, usize)],
+    ) -> Self {
+        match parse_reusing(&text, edition, untouched, edits) {
+            Some(green) => SourceFile {
+                path,
+                display,
+                text: text.into(),
+                package,
+                edition,
+                green: Some(green),
+                syntax_errors: 0,
+            },
+            None => Self::from_text(path, display, text, package, edition),
+        }
+    }
+
+    /// The items of the tree that `edits` (`edit::applied_ranges`) leave alone, for the parse
+    /// of the text they make (`from_edited_text`); none where the file has a syntax error or
+    /// its tree was let go.
+    pub fn untouched_items(&self, edits: &[(ra_ap_syntax::TextRange, usize)]) -> Untouched {
+        match &self.green {
+            Some(green) if self.syntax_errors == 0 => reuse::untouched_items(green, edits),
+            _ => Untouched::default(),
+        }
     }
 
     pub fn from_text(
@@ -126,7 +164,7 @@ fn parse_opened(text: &str, edition: Edition) -> (GreenNode, usize) {
     // whose opened text parses without error parses as written too (a call `name_(..)` stands
     // where `name!(..)` may), so its count of syntax errors is 0. Anything else takes the two
     // parses below, which decide from the tree.
-    if let Some(opened) = open_expression_macros_by_tokens(text, edition) {
+    if let Opening::Opened(opened) = open_expression_macros_by_tokens(text, edition) {
         let (parse, errors) = parse_counting_errors(&opened, edition);
         if errors == 0 {
             return (parse, 0);
@@ -140,6 +178,24 @@ fn parse_opened(text: &str, edition: Edition) -> (GreenNode, usize) {
         None => own,
     };
     (green, syntax_errors)
+}
+
+/// The tree of `text`, which `edits` made of a file whose `untouched` items it takes as they
+/// are, if that is the tree `parse_opened` makes (see `reuse`).
+pub(crate) fn parse_reusing(
+    text: &str,
+    edition: Edition,
+    untouched: Untouched,
+    edits: &[(ra_ap_syntax::TextRange, usize)],
+) -> Option<GreenNode> {
+    reuse::parse(text, untouched, edits, |region| {
+        let (green, errors) = match open_expression_macros_by_tokens(region, edition) {
+            Opening::Nothing => parse_counting_errors(region, edition),
+            Opening::Opened(opened) => parse_counting_errors(&opened, edition),
+            Opening::Unknown => return None,
+        };
+        (errors == 0).then_some(green)
+    })
 }
 
 /// Parses Rust text; returns the tree and how many syntax errors it has.
@@ -301,8 +357,9 @@ fn open_expression_macros(tree: &AstFile, text: &str) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
     let mut opened = false;
     for call in tree.syntax().descendants().filter_map(ast::MacroCall::cast) {
-        let Some(name) = call
-            .path()
+        // `::dbg!(..)` names a path, as it does for `open_expression_macros_by_tokens`.
+        let Some(name) = (call.path())
+            .filter(|p| p.segment().is_some_and(|s| s.coloncolon_token().is_none()))
             .and_then(|p| crate::util::syntax::path_as_ident(&p))
         else {
             continue;
@@ -373,18 +430,28 @@ fn significant_tokens(
     Some(tokens)
 }
 
+/// What `open_expression_macros_by_tokens` made of a text.
+enum Opening {
+    /// The text as it is: it has no expression macro to open.
+    Nothing,
+    Opened(String),
+    /// The tokens do not tell (see `significant_tokens`): the tree decides.
+    Unknown,
+}
+
 /// `open_expression_macros` from the tokens alone: the same `!`s, as long as the file parses
 /// (see `from_text`). A macro call the parser makes a node of is a single identifier (`::`
 /// before it is a path), `!` and its delimited tokens, outside every other macro's tokens and
-/// attribute, whose contents the parser leaves as tokens. `None` when there is nothing to
-/// open or the lexer reports an error.
-fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Option<String> {
+/// attribute, whose contents the parser leaves as tokens.
+fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Opening {
     use ra_ap_syntax::SyntaxKind::IDENT;
     use ra_ap_syntax::T;
     if !mentions_expression_macro(text) {
-        return None;
+        return Opening::Nothing;
     }
-    let tokens = significant_tokens(text, edition)?;
+    let Some(tokens) = significant_tokens(text, edition) else {
+        return Opening::Unknown;
+    };
     let kind = |at: usize| tokens.get(at).map(|&(kind, _)| kind);
     let is_open = |at: usize| matches!(kind(at), Some(T!['('] | T!['['] | T!['{']));
     // Past the delimited group that opens at `at`.
@@ -438,8 +505,11 @@ fn open_expression_macros_by_tokens(text: &str, edition: Edition) -> Option<Stri
             _ => at += 1,
         }
     }
+    if !opened {
+        return Opening::Nothing;
+    }
     // Only an ASCII `!` became an ASCII `_`, so the bytes are still UTF-8.
-    opened.then(|| String::from_utf8(bytes).ok()).flatten()
+    String::from_utf8(bytes).map_or(Opening::Unknown, Opening::Opened)
 }
 
 /// The `Edition` of a Cargo edition string; unknown or future editions parse as 2024.
@@ -573,14 +643,20 @@ mod tests {
                 let (tree, _) = parse(text, edition);
                 let from_tree = open_expression_macros(&tree, text);
                 match open_expression_macros_by_tokens(text, edition) {
-                    Some(opened) if parse(&opened, edition).1 == 0 => {
+                    Opening::Opened(opened) if parse(&opened, edition).1 == 0 => {
                         assert_eq!(Some(opened), from_tree, "{text}")
+                    }
+                    Opening::Nothing if parse(text, edition).1 == 0 => {
+                        assert_eq!(None, from_tree, "{text}")
                     }
                     _ => {}
                 }
             }
             // Ordinary code is opened from its tokens.
-            assert!(open_expression_macros_by_tokens(texts[0], edition).is_some());
+            assert!(matches!(
+                open_expression_macros_by_tokens(texts[0], edition),
+                Opening::Opened(_)
+            ));
         }
     }
 }
