@@ -18,15 +18,13 @@ use crate::util::lines::{line_column, LineIndex};
 /// A unified diff of every changed file, manifests included. Each hunk header carries the ids
 /// of the rules whose edits fall in it.
 pub fn diff(report: &Report) -> String {
-    let mut out = String::new();
-    for file in report.changed_files() {
-        out.push_str(&file_diff(
-            &file.display,
-            &file.original,
-            &file.migrated,
-            &file.changes,
-        ));
-    }
+    use rayon::prelude::*;
+    let changed: Vec<&FileOutcome> = report.changed_files().collect();
+    let files: Vec<String> = changed
+        .par_iter()
+        .map(|file| file_diff(&file.display, &file.original, &file.migrated, &file.changes))
+        .collect();
+    let mut out = files.concat();
     for manifest in report.manifests.iter().filter(|m| m.migrated != m.original) {
         let rules: Vec<Change> = manifest
             .changes
