@@ -1063,13 +1063,8 @@ mod tests {
     fn findings_inside_applied_edits_go() {
         let rules = RuleSet::embedded().unwrap();
         let text = "x".repeat(400);
-        let mut seed: u64 = 7;
-        let mut next = |below: u32| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % u64::from(below)) as u32
-        };
+        let mut numbers = crate::util::test_random::numbers(7);
+        let mut next = |below: u32| numbers(below as usize) as u32;
         let range = |next: &mut dyn FnMut(u32) -> u32| {
             let start = next(380);
             TextRange::at(start.into(), next(40).into())

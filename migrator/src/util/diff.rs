@@ -358,13 +358,7 @@ mod tests {
     /// moves changes past) and a few unique ones, cut wherever it can be.
     #[test]
     fn compacting_in_pieces_is_compacting_the_whole() {
-        let mut seed: u64 = 5;
-        let mut next = |below: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % below
-        };
+        let mut next = crate::util::test_random::numbers(5);
         let mut with_changes = 0;
         for round in 0..400 {
             let line = |next: &mut dyn FnMut(usize) -> usize, unique: usize| match next(4) {

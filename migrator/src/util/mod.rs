@@ -6,5 +6,7 @@ pub mod files;
 pub mod kinds_walk;
 pub mod lines;
 pub mod syntax;
+#[cfg(test)]
+pub mod test_random;
 pub mod timing;
 pub mod toolchain;

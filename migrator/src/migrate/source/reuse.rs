@@ -586,13 +586,7 @@ fn main() { println!("{}", twice!(2)); }
             .flat_map(|item| [item.text_range().start(), item.text_range().end()])
             .map(usize::from)
             .collect();
-        let mut seed: u64 = 11;
-        let mut next = |below: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % below
-        };
+        let mut next = crate::util::test_random::numbers(11);
         let (mut reused, mut differs_from_old) = (0, 0);
         for _ in 0..3000 {
             // One to three edits, in order, not overlapping; half of them at an item's edge.
