@@ -77,18 +77,21 @@ pub fn command(
     let human = mode.format == Format::Human;
     let mut diff = None;
     if mode.apply {
-        // Writing waits on the disk and on cargo (the lockfile): the diff renders meanwhile.
         // What the write says (a note, the lockfile's update) goes to a buffer, printed
         // before the diff as if written in turn; it is plain text.
-        let ((written, said), rendered) = rayon::join(
-            || {
-                let mut said = NoColor::new(Vec::new());
-                (time("write", || apply(&report, mode, &mut said)), said)
-            },
-            || human.then(|| emit::diff(&report)),
-        );
+        let mut said = NoColor::new(Vec::new());
+        let written = apply(&report, mode, &mut said);
+        // The lockfile's update waits on cargo, which keeps one core busy: the diff renders
+        // meanwhile. (Beside the files' writes, which keep both busy, it slowed them.)
+        let (locked, rendered) = match written {
+            Ok(()) => rayon::join(
+                || update_lockfile(&report, &mut said),
+                || human.then(|| emit::diff(&report)),
+            ),
+            Err(error) => (Err(error), None),
+        };
         err.write_all(said.get_ref()).map_err(Error::Output)?;
-        written?;
+        locked?;
         diff = rendered;
     }
     time("diff and summary", || {
@@ -109,7 +112,7 @@ pub fn command(
 }
 
 /// Writes the port (all of it, or with `--partial` what could be migrated) where the user
-/// can undo it, then moves Burn in the lockfile.
+/// can undo it.
 fn apply(report: &Report, mode: Mode, err: &mut dyn WriteColor) -> Result<(), Error> {
     if !mode.allow_dirty {
         if let Some(note) = migrate::write::ensure_undoable(report)? {
@@ -117,9 +120,6 @@ fn apply(report: &Report, mode: Mode, err: &mut dyn WriteColor) -> Result<(), Er
         }
     }
     time("write files", || migrate::write::port(report, mode.partial))?;
-    if report.manifests.iter().any(|m| m.migrated != m.original) {
-        time("update Cargo.lock", || update_lockfile(report, err)).map_err(Error::Output)?;
-    }
     Ok(())
 }
 
@@ -173,15 +173,21 @@ fn outcome(
 
 /// Moves Burn in the project's `Cargo.lock` after its manifests moved, and says what moved; a
 /// failed update is a warning (the port is written; `cargo update -p burn` finishes it).
-fn update_lockfile(report: &Report, err: &mut dyn WriteColor) -> std::io::Result<()> {
-    match migrate::lockfile::update(&report.root, &report.direct_dependencies) {
-        Ok(Some(update)) => write!(err, "{}", emit::lockfile_summary(&update))?,
-        Ok(None) => {}
-        Err(error @ crate::error::Error::Unresolvable { .. }) => writeln!(err, "warning: {error}")?,
+fn update_lockfile(report: &Report, err: &mut dyn WriteColor) -> Result<(), Error> {
+    if report.manifests.iter().all(|m| m.migrated == m.original) {
+        return Ok(());
+    }
+    let updated = time("update Cargo.lock", || {
+        migrate::lockfile::update(&report.root, &report.direct_dependencies)
+    });
+    match updated {
+        Ok(Some(update)) => write!(err, "{}", emit::lockfile_summary(&update)),
+        Ok(None) => Ok(()),
+        Err(error @ crate::error::Error::Unresolvable { .. }) => writeln!(err, "warning: {error}"),
         Err(error) => writeln!(
             err,
             "warning: Cargo.lock not updated ({error}); run `cargo update -p burn` before building"
-        )?,
+        ),
     }
-    Ok(())
+    .map_err(Error::Output)
 }
