@@ -444,13 +444,15 @@ fn rewrite_sources_parsed(
                 return Ok((outcomes, ported));
             }
         }
-        // A rewritten file's tree as the pass read it goes before the new text is parsed: on a
-        // large file the parser's buffers and the two trees would be the run's peak memory.
-        for (file, next) in current.iter_mut().zip(&rewritten) {
-            if next.text.is_some() {
+        // A rewritten file's tree as the pass read it goes before the new text is parsed (on a
+        // large file the parser's buffers and the two trees would be the run's peak memory),
+        // but for the items the parse reuses.
+        (current.par_iter_mut().zip(&mut rewritten))
+            .filter(|(_, next)| next.text.is_some())
+            .for_each(|(file, next)| {
+                next.untouched = file.untouched_items(&next.edits);
                 file.release_tree();
-            }
-        }
+            });
         source::forget_built_nodes();
         let rewritten: Vec<Rewritten> = time(&format!("pass {pass}: parse"), || {
             rewritten.into_par_iter().map(Rewritten::parsed).collect()
@@ -574,7 +576,8 @@ struct Rewritten {
     read: Option<(PathBuf, String, usize, ra_ap_syntax::Edition)>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
-    /// The items of the tree the pass read that the parse of the rewritten text reuses.
+    /// The items of the tree the pass read that the parse of the rewritten text reuses (found
+    /// once the pass is done, if a parse follows).
     untouched: source::Untouched,
     /// In the first pass: the uses of backend parameters (for the `dangling` check).
     backend_uses: Vec<dangling::Use>,
@@ -654,7 +657,6 @@ fn rewrite_file(
         return Ok(unchanged);
     }
     let applied = edit::applied_ranges(&file.text, &edits);
-    let untouched = file.untouched_items(&applied);
     Ok(Rewritten {
         text: Some(text),
         file: None,
@@ -665,7 +667,7 @@ fn rewrite_file(
             file.edition,
         )),
         edits: applied,
-        untouched,
+        untouched: source::Untouched::default(),
         backend_uses: unchanged.backend_uses,
         reusable: transforms::Reusable::default(),
     })
@@ -1127,8 +1129,8 @@ mod tests {
             rewritten += 1;
             let whole =
                 SourceFile::from_text(path.clone(), String::new(), text.clone(), 0, edition);
-            if let Some(green) = source::parse_reusing(&text, edition, next.untouched, &next.edits)
-            {
+            let untouched = file.untouched_items(&next.edits);
+            if let Some(green) = source::parse_reusing(&text, edition, untouched, &next.edits) {
                 reused += 1;
                 assert_eq!(whole.syntax_errors, 0, "{}", path.display());
                 assert!(
