@@ -39,8 +39,9 @@ use ra_ap_syntax::{
 use rayon::prelude::*;
 use rowan::{GreenNodeData, GreenTokenData, Language};
 
-/// Green children of a node, as `GreenNode::new` takes them.
-type GreenChildren = Vec<NodeOrToken<GreenNode, rowan::GreenToken>>;
+/// A green node or token, as `GreenNode::new` takes its children.
+type GreenElement = NodeOrToken<GreenNode, rowan::GreenToken>;
+type GreenChildren = Vec<GreenElement>;
 
 /// What of a file's tree a pass's edits left alone, by ranges of the text the pass read.
 #[derive(Debug, Default)]
@@ -74,7 +75,7 @@ struct ModuleShell {
     others: GreenChildren,
     list_index: usize,
     list_kind: rowan::SyntaxKind,
-    braces: [NodeOrToken<GreenNode, rowan::GreenToken>; 2],
+    braces: [GreenElement; 2],
 }
 
 impl ModuleShell {
@@ -108,10 +109,6 @@ fn kind_of(element: GreenRef) -> SyntaxKind {
         NodeOrToken::Node(node) => node.kind(),
         NodeOrToken::Token(token) => token.kind(),
     })
-}
-
-fn owned(element: GreenRef) -> NodeOrToken<GreenNode, rowan::GreenToken> {
-    element.to_owned()
 }
 
 /// The children of `node`, which starts at `offset`, with their ranges.
@@ -221,14 +218,14 @@ fn module_list(
     }
     let others = (children.iter().enumerate())
         .filter(|&(i, _)| i != list_index)
-        .map(|(_, &(child, _))| owned(child))
+        .map(|(_, &(child, _))| child.to_owned())
         .collect();
     let shell = ModuleShell {
         kind: node.kind(),
         others,
         list_index,
         list_kind: list.kind(),
-        braces: [owned(open), owned(close)],
+        braces: [open.to_owned(), close.to_owned()],
     };
     Some(Tree::Module(shell, content, items))
 }
