@@ -298,7 +298,8 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::{lines, lines_compacted_in_pieces_of};
+    use super::{cut_at_unique_lines, lines, lines_compacted_in_pieces_of};
+    use similar::DiffOp;
     use similar::{Algorithm, TextDiff};
 
     /// The diff as `similar`'s own patience gives it, where the lines that occur once in both
@@ -385,5 +386,41 @@ mod tests {
             with_changes += usize::from(whole.ops().len() > 2);
         }
         assert!(with_changes > 300, "{with_changes}");
+    }
+
+    /// Pieces hold at least the asked number of operations, each but the last ends with an
+    /// accepted equal line (an equal run is split after it), and together they are the
+    /// operations given.
+    #[test]
+    fn pieces_end_after_an_accepted_equal_line() {
+        let equal = |old_index, new_index, len| DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        };
+        let delete = |old_index, old_len, new_index| DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        };
+        let ops = vec![
+            equal(0, 0, 3),
+            delete(3, 1, 3),
+            equal(4, 3, 5),
+            delete(9, 2, 8),
+            equal(11, 8, 4),
+        ];
+        // Old lines 6 and 12 are accepted: the first full piece is cut after line 6.
+        let pieces = cut_at_unique_lines(ops.clone(), 2, |line| line == 6 || line == 12);
+        assert_eq!(
+            pieces,
+            vec![
+                vec![equal(0, 0, 3), delete(3, 1, 3), equal(4, 3, 3)],
+                vec![equal(7, 6, 2), delete(9, 2, 8), equal(11, 8, 2)],
+                vec![equal(13, 10, 2)],
+            ]
+        );
+        // Nothing accepted: one piece, the operations as given.
+        assert_eq!(cut_at_unique_lines(ops.clone(), 2, |_| false), vec![ops]);
     }
 }
