@@ -68,7 +68,7 @@ for size in ${SIZES:-quarter half full huge}; do
         row "burn-migrate --diff" "$(measure "$tool" --diff "$dir")"
     fi
     prepare="rm -rf '$work/copy'; cp -r '$dir' '$work/copy'"
-    row "burn-migrate --apply (on a copy)" "$(measure "$tool" --apply --allow-dirty "$work/copy")"
+    row "burn-migrate --apply (on a copy)" "$(measure "$tool" --apply --allow-dirty --allow-no-vcs "$work/copy")"
     prepare=""
 done
 echo

@@ -57,7 +57,7 @@ f = json.load(open(sys.argv[1]))
 print(sum(1 for x in f if x["fixable"]), sum(1 for x in f if not x["fixable"]))
 ' "$log.findings.json" 2>/dev/null || echo "? ?")
     start=$(date +%s.%N)
-    "$migrate" --apply --allow-dirty "$dir" > "$log.diff" 2> "$log.apply.log" || true
+    "$migrate" --apply --allow-dirty --allow-no-vcs "$dir" > "$log.diff" 2> "$log.apply.log" || true
     apply_s=$(echo "$(date +%s.%N) - $start" | bc)
     # What --check still lists on the port: the manual findings --apply printed, no fewer.
     "$migrate" --check --format json "$dir" > "$log.after.json" 2> /dev/null || true

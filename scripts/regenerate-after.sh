@@ -11,5 +11,5 @@ for name in "$@"; do
   rm -rf "$project/after"
   cp -r "$project/before" "$project/after"
   rm -rf "$project/after/target" "$project/after/Cargo.lock"
-  "$root/target/debug/burn-migrate" --apply --allow-dirty "$project/after" >/dev/null || true
+  "$root/target/debug/burn-migrate" --apply --allow-dirty --allow-no-vcs "$project/after" >/dev/null || true
 done

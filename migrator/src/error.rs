@@ -22,16 +22,28 @@ pub enum Error {
     Manifest { path: PathBuf, message: String },
     #[error("rule file {path}: {message}")]
     Rule { path: PathBuf, message: String },
-    #[error("{path} has uncommitted changes; commit or stash them first, or pass --allow-dirty")]
-    DirtyTree { path: PathBuf },
-    #[error("{path}: --apply would rewrite files that git does not track ({files}), so it could not undo the port; add and commit them first, or pass --allow-dirty")]
+    #[error("{path} has uncommitted changes:\n{files}\ncommit or stash them first, or pass --allow-dirty")]
+    DirtyTree { path: PathBuf, files: String },
+    #[error("{path}: --apply would rewrite files that git does not track, so it could not undo the port:\n{files}\nadd and commit them first, or pass --allow-dirty")]
     UntrackedFiles { path: PathBuf, files: String },
+    #[error("cannot tell whether {path} has uncommitted work: {why}; fix that, or pass --allow-dirty to write anyway")]
+    VcsUnknown { path: PathBuf, why: String },
+    #[error("{path} is not under version control, so nothing could undo --apply; put it under git first (`git init && git add -A && git commit -m before-port`), or pass --allow-no-vcs to write anyway")]
+    NoVcs { path: PathBuf },
+    #[error("{path} links to {target}, outside the project; burn-migrate never writes outside the project: replace the link with a copy of the file, or run burn-migrate where the file lives")]
+    OutsideProject { path: PathBuf, target: PathBuf },
     #[error("--apply wrote nothing, because these files could not be migrated:\n{files}\nfix them and run again, or pass --partial to write the files that could be migrated")]
     IncompletePort { files: String },
     #[error("{}: an earlier --apply was interrupted and left this journal; run --apply again to finish it (the tree is half-written until then)", journal.display())]
     InterruptedApply { journal: PathBuf },
-    #[error("{}: cannot read the journal of an interrupted --apply ({message}); compare the files it names with their `.burn-migrate.tmp` neighbours, then delete it", journal.display())]
-    UnreadableJournal { journal: PathBuf, message: String },
+    #[error("{}: not a journal burn-migrate wrote ({why}), so nothing was touched; delete the file (and take it out of version control) before running burn-migrate again", journal.display())]
+    ForeignJournal { journal: PathBuf, why: String },
+    #[error("cannot rename {} into place: {source}; the port is half-written: fix the cause, then run --apply again to finish it", path.display())]
+    HalfWritten {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
     #[error("building the pinned Burn {version} in {dir} failed:\n{errors}")]
@@ -104,4 +116,41 @@ pub enum Error {
     Usage(String),
     #[error("internal error: {0}; please report it with the input that caused it")]
     Internal(String),
+}
+
+impl Error {
+    /// This error as it reads for the real tree, when it came from cargo run in a scratch
+    /// view of it (`util::overlay`) that mirrors absolute paths under `base`.
+    pub fn outside_overlay(self, base: &std::path::Path) -> Error {
+        let from = base.to_string_lossy();
+        let text = |s: String| s.replace(from.as_ref(), "");
+        let path = |p: PathBuf| {
+            p.strip_prefix(base)
+                .map_or(p.clone(), |rest| std::path::Path::new("/").join(rest))
+        };
+        match self {
+            Error::LockUpdate { dir, stderr } => Error::LockUpdate {
+                dir: path(dir),
+                stderr: text(stderr),
+            },
+            Error::Unresolvable { dir, stderr } => Error::Unresolvable {
+                dir: path(dir),
+                stderr: text(stderr),
+            },
+            Error::Spawn {
+                program,
+                dir,
+                source,
+            } => Error::Spawn {
+                program,
+                dir: path(dir),
+                source,
+            },
+            Error::Io { path: p, source } => Error::Io {
+                path: path(p),
+                source,
+            },
+            other => other,
+        }
+    }
 }

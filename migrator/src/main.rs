@@ -52,9 +52,13 @@ struct Cli {
     /// Print the diff `--apply` would write, without writing.
     #[arg(long)]
     diff: bool,
-    /// With --apply: edit a git work tree that has uncommitted changes.
+    /// With --apply: edit a git work tree that has uncommitted changes (or that git cannot
+    /// read: not installed, a repository owned by another user).
     #[arg(long)]
     allow_dirty: bool,
+    /// With --apply: edit a tree that is under no version control (nothing could undo it).
+    #[arg(long)]
+    allow_no_vcs: bool,
     /// With --apply: write the files that could be migrated even when others could not
     /// (by default nothing is written then).
     #[arg(long, requires = "apply")]
@@ -388,6 +392,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 apply: cli.apply,
                 diff: cli.diff,
                 allow_dirty: cli.allow_dirty,
+                allow_no_vcs: cli.allow_no_vcs,
                 partial: cli.partial,
                 format: cli.format,
             };

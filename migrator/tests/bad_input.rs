@@ -62,7 +62,7 @@ fn apply_killed_at_any_rename_resumes_to_the_clean_result() {
     let fixture = repo_root().join("testdata/projects/cnn-classifier/before");
     let clean = tempfile::tempdir().unwrap();
     copy_project(&fixture, clean.path());
-    let out = burn_migrate(&["--apply"], clean.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], clean.path());
     assert!(
         out.status.code().is_some_and(|c| c <= 1),
         "{}",
@@ -77,14 +77,17 @@ fn apply_killed_at_any_rename_resumes_to_the_clean_result() {
     assert!(written >= 3, "the fixture rewrites several files");
 
     // Already in 0.22 form: apply again changes nothing.
-    burn_migrate(&["--apply", "--allow-dirty"], clean.path());
+    burn_migrate(
+        &["--apply", "--allow-dirty", "--allow-no-vcs"],
+        clean.path(),
+    );
     assert_eq!(tree_files(clean.path()), expected, "apply is idempotent");
 
     for kill_at in 1..=written {
         let dir = tempfile::tempdir().unwrap();
         copy_project(&fixture, dir.path());
         let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
-            .args(["--apply"])
+            .args(["--apply", "--allow-no-vcs"])
             .arg(dir.path())
             .env("BURN_MIGRATE_TEST_KILL_AT_RENAME", kill_at.to_string())
             .output()
@@ -96,7 +99,7 @@ fn apply_killed_at_any_rename_resumes_to_the_clean_result() {
         assert_eq!(out.status.code(), Some(2));
         assert!(stderr(&out).contains("was interrupted"), "{}", stderr(&out));
 
-        let out = burn_migrate(&["--apply", "--allow-dirty"], dir.path());
+        let out = burn_migrate(&["--apply", "--allow-dirty", "--allow-no-vcs"], dir.path());
         assert!(
             stderr(&out).contains("finished an interrupted --apply"),
             "{}",
@@ -117,17 +120,24 @@ fn apply_killed_at_any_rename_resumes_to_the_clean_result() {
 fn uncommitted_journal_is_rolled_back() {
     let dir = project(&["model"]);
     write(&dir.path().join("src/model.rs"), GENERIC);
-    let temp = dir.path().join("src/.model.rs.burn-migrate.tmp");
+    let temp = dir
+        .path()
+        .join("src/.model.rs.0123456789abcdef.burn-migrate.tmp");
     write(&temp, "half a fi");
     let journal = serde_json::json!({
+        "version": 2,
         "committed": false,
-        "renames": [{ "temp": temp, "target": dir.path().join("src/model.rs") }],
+        "journal_temp": "..burn-migrate-journal.0123456789abcdef.burn-migrate.tmp",
+        "renames": [{
+            "temp": "src/.model.rs.0123456789abcdef.burn-migrate.tmp",
+            "target": "src/model.rs",
+        }],
     });
     write(
         &dir.path().join(".burn-migrate-journal"),
         &journal.to_string(),
     );
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("rolled back"), "{}", stderr(&out));
     assert!(!temp.exists());
@@ -151,7 +161,7 @@ fn unparsable_file_blocks_the_port_unless_partial() {
         stderr(&out)
     );
 
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let message = stderr(&out);
     assert!(message.contains("wrote nothing"), "{message}");
@@ -161,7 +171,7 @@ fn unparsable_file_blocks_the_port_unless_partial() {
     assert_eq!(read(&dir.path().join("src/broken.rs")), broken);
     assert!(manifest_untouched(dir.path()));
 
-    let out = burn_migrate(&["--apply", "--partial"], dir.path());
+    let out = burn_migrate(&["--apply", "--partial", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(read(&dir.path().join("src/model.rs")).contains(GENERIC_PORTED));
     assert_eq!(read(&dir.path().join("src/broken.rs")), broken);
@@ -183,7 +193,10 @@ fn rewrite_that_would_not_parse_writes_nothing() {
         "id = \"broken-rename\"\ntitle = \"A rename whose target is not a path\"\ncategory = \"tensors\"\napplicability = \"safe\"\nhint = \"h\"\nwhy = \"w\"\n\n[[rewrite]]\nkind = \"rename-path\"\nfrom = \"demo_dep::Thing\"\nto = \"demo_dep::{{\"\n",
     );
     let rules_arg = rules.path().to_string_lossy().to_string();
-    let out = burn_migrate(&["--apply", "--rules", &rules_arg], dir.path());
+    let out = burn_migrate(
+        &["--apply", "--allow-no-vcs", "--rules", &rules_arg],
+        dir.path(),
+    );
     let message = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{message}");
     assert!(message.contains("src/odd.rs"), "{message}");
@@ -201,7 +214,7 @@ fn symlinked_modules_are_written_through_or_refused() {
     let dir = project(&["model"]);
     write(&dir.path().join("shared/model_impl.rs"), GENERIC);
     std::os::unix::fs::symlink("../shared/model_impl.rs", dir.path().join("src/model.rs")).unwrap();
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let link = dir.path().join("src/model.rs");
     assert!(link.is_symlink(), "the link stays a link");
@@ -213,14 +226,14 @@ fn symlinked_modules_are_written_through_or_refused() {
     let dir = project(&["model", "local"]);
     write(&dir.path().join("src/local.rs"), GENERIC);
     std::os::unix::fs::symlink(&foreign, dir.path().join("src/model.rs")).unwrap();
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     let message = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{message}");
     assert!(message.contains("outside the project"), "{message}");
     assert_eq!(read(&foreign), GENERIC);
     assert_eq!(read(&dir.path().join("src/local.rs")), GENERIC);
 
-    let out = burn_migrate(&["--apply", "--partial"], dir.path());
+    let out = burn_migrate(&["--apply", "--partial", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(read(&foreign), GENERIC);
     assert!(dir.path().join("src/model.rs").is_symlink());
@@ -228,7 +241,7 @@ fn symlinked_modules_are_written_through_or_refused() {
 }
 
 /// Item 6: a module file git does not track would be rewritten with no way back: refused
-/// without `--allow-dirty`. Outside git, a note says there is no undo.
+/// without `--allow-dirty`. Outside version control, refused without `--allow-no-vcs`.
 #[test]
 fn untracked_module_is_refused_without_allow_dirty() {
     let dir = project(&["model"]);
@@ -239,7 +252,7 @@ fn untracked_module_is_refused_without_allow_dirty() {
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "Cargo.toml", "src/main.rs"]);
     git(dir.path(), &["commit", "-q", "-m", "init"]);
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     let message = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{message}");
     assert!(
@@ -249,19 +262,24 @@ fn untracked_module_is_refused_without_allow_dirty() {
     assert_eq!(read(&dir.path().join("src/model.rs")), GENERIC);
     assert!(manifest_untouched(dir.path()));
 
-    let out = burn_migrate(&["--apply", "--allow-dirty"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-dirty", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(read(&dir.path().join("src/model.rs")).contains(GENERIC_PORTED));
 
+    // Outside version control, as `cargo fix`: only with `--allow-no-vcs`.
     let plain = project(&["model"]);
     write(&plain.path().join("src/model.rs"), GENERIC);
     let out = burn_migrate(&["--apply"], plain.path());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let message = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{message}");
     assert!(
-        stderr(&out).contains("nothing can undo --apply"),
-        "{}",
-        stderr(&out)
+        message.contains("not under version control") && message.contains("--allow-no-vcs"),
+        "{message}"
     );
+    assert_eq!(read(&plain.path().join("src/model.rs")), GENERIC);
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], plain.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(read(&plain.path().join("src/model.rs")).contains(GENERIC_PORTED));
 }
 
 /// Item 8: a symlink loop through `mod` (a directory linking to itself) is one file, read
@@ -294,7 +312,7 @@ fn comments_that_document_kept_code_stay() {
     let before = "// Tensor types used below.\nuse burn::tensor::backend::Backend;\nuse burn::tensor::Tensor; // the tensor\nuse burn::backend::NdArray; // cpu backend, for tests\n\n/// The backend.\ntype B = NdArray; // remove me\n\npub fn run<B, M>(m: M, x: Tensor<B, 1>) -> Tensor<B, 1>\nwhere\n    // B runs the model\n    B: Backend,\n    // M is the model, kept\n    M: Clone,\n{\n    x\n}\n";
     let after = "// Tensor types used below.\nuse burn::tensor::Tensor; // the tensor\n\npub fn run<M>(m: M, x: Tensor<1>) -> Tensor<1>\nwhere\n    // M is the model, kept\n    M: Clone,\n{\n    x\n}\n";
     write(&dir.path().join("src/model.rs"), before);
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(read(&dir.path().join("src/model.rs")), after);
 }
@@ -308,7 +326,7 @@ fn caller_already_in_new_form_is_left_alone() {
     write(&dir.path().join("src/harness.rs"), harness);
     let caller = "use crate::harness::Harness;\n\npub fn make() -> Harness<usize> {\n    Harness::<_>::new(4usize)\n}\n";
     write(&dir.path().join("src/caller.rs"), caller);
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(read(&dir.path().join("src/caller.rs")), caller);
     assert!(read(&dir.path().join("src/harness.rs")).contains("impl<M> Harness<M> {"));

@@ -41,7 +41,7 @@ fn check_exit_codes() {
         "diagnostics give file and line:\n{stderr}"
     );
 
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -163,7 +163,7 @@ fn apply_refuses_a_dirty_git_tree() {
 #[test]
 fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
     let dir = project(b"use burn::prelude::*;\n\nfn zero<B: Backend>() -> B::FloatElem {\n    0.0f32.elem()\n}\n\nfn main() {}\n");
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         out.status.code(),
@@ -215,7 +215,7 @@ fn exit_codes_of_each_mode() {
         let out = burn_migrate(&[mode], dir.path());
         assert_eq!(out.status.code(), Some(1), "{mode} before the port");
     }
-    let out = burn_migrate(&["--apply"], dir.path());
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
     assert_eq!(out.status.code(), Some(0));
     for mode in ["--check", "--diff", "--apply"] {
         let out = burn_migrate(&[mode], dir.path());
@@ -351,7 +351,10 @@ after = "fn f() { scale_v2(1.0); }"
     );
     let dir = project(b"fn scale_v1(x: f32) -> f32 { x }\nfn scale_v2(x: f32) -> f32 { x }\n\nfn main() {\n    scale_v1(2.0);\n}\n");
     let rules_arg = rules.path().to_string_lossy().to_string();
-    let out = burn_migrate(&["--apply", "--rules", &rules_arg], dir.path());
+    let out = burn_migrate(
+        &["--apply", "--allow-no-vcs", "--rules", &rules_arg],
+        dir.path(),
+    );
     assert_eq!(
         out.status.code(),
         Some(0),

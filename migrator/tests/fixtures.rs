@@ -22,7 +22,7 @@ fn apply_turns_every_before_into_its_after() {
             manual, expected_manual,
             "{name}: the findings left for a person (manual-findings.txt)"
         );
-        let output = burn_migrate(&["--apply"], &work);
+        let output = burn_migrate(&["--apply", "--allow-no-vcs"], &work);
         let stderr = String::from_utf8_lossy(&output.stderr);
         // --apply that wrote the port exits 0; what it leaves for a person is listed.
         assert_eq!(output.status.code(), Some(0), "{name}: --apply:\n{stderr}");
@@ -48,7 +48,7 @@ fn apply_turns_every_before_into_its_after() {
             }
         }
 
-        let again = burn_migrate(&["--apply"], &work);
+        let again = burn_migrate(&["--apply", "--allow-no-vcs"], &work);
         assert_eq!(again.status.code(), Some(0), "{name}: second --apply");
         assert!(
             again.stdout.is_empty(),
@@ -227,7 +227,7 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
     let before = std::fs::read_to_string(work.join("Cargo.lock")).unwrap();
     assert!(before.contains("name = \"burn\"\nversion = \"0.21.0\""));
 
-    let out = burn_migrate(&["--apply"], &work);
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], &work);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("Cargo.lock updated in place"), "{stderr}");

@@ -81,7 +81,27 @@ pub fn find_manifest(path: &Path) -> Result<PathBuf, Error> {
         })
 }
 
+/// What `cargo metadata --no-deps` says of the workspace at a path: read first, so that a
+/// run can lock the workspace root and finish an interrupted `--apply` there before any
+/// source file is read.
+pub struct Metadata {
+    metadata: cargo_metadata::Metadata,
+    /// Set when the workspace's pinned toolchain could not run cargo and another was used.
+    toolchain_note: Option<String>,
+}
+
+impl Metadata {
+    /// The workspace root.
+    pub fn root(&self) -> PathBuf {
+        self.metadata.workspace_root.clone().into()
+    }
+}
+
 pub fn discover(path: &Path) -> Result<Workspace, Error> {
+    from_metadata(read_metadata(path)?)
+}
+
+pub fn read_metadata(path: &Path) -> Result<Metadata, Error> {
     let path = path.canonicalize().map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
@@ -131,6 +151,18 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
             }
         }
     };
+    Ok(Metadata {
+        metadata,
+        toolchain_note,
+    })
+}
+
+/// The workspace `metadata` describes, with every source file of its Burn-using packages.
+pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
+    let Metadata {
+        metadata,
+        toolchain_note,
+    } = read;
     let root: PathBuf = metadata.workspace_root.clone().into();
 
     let mut workspace = Workspace {

@@ -14,6 +14,7 @@ use std::process::{Command, Output};
 use semver::Version;
 
 use crate::error::Error;
+use crate::migrate::outcome::Report;
 
 /// What the lockfile update changed.
 #[derive(Debug, Default)]
@@ -362,6 +363,65 @@ fn first_error_line(output: &Output) -> String {
         .unwrap_or("cargo failed")
         .trim()
         .to_string()
+}
+
+/// The port's `Cargo.lock`, worked out before anything is written.
+#[derive(Debug)]
+pub struct LockPlan {
+    /// The new text, `None` when the lockfile stays as it is.
+    pub text: Option<String>,
+    pub update: LockUpdate,
+}
+
+/// Works out the port's `Cargo.lock`: runs [`update`] in a scratch view of the file system
+/// where the manifests have their ported text (`util::overlay`), so that cargo resolves the
+/// port while the project is untouched, and the new lockfile is written with the sources,
+/// under the same journal (a kill while cargo runs leaves nothing half-done, and a port whose
+/// workspace does not resolve writes nothing). `Ok(None)` when no manifest changes.
+pub fn plan(report: &Report) -> Result<Option<LockPlan>, Error> {
+    let changed: Vec<_> = (report.manifests.iter())
+        .filter(|m| m.migrated != m.original && m.error.is_none())
+        .collect();
+    if changed.is_empty() {
+        return Ok(None);
+    }
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Io { path, source }
+    };
+    let root = report.root.canonicalize().map_err(io(&report.root))?;
+    let mut files = BTreeMap::new();
+    for manifest in changed {
+        let path = manifest.path.canonicalize().map_err(io(&manifest.path))?;
+        files.insert(path, manifest.migrated.clone());
+    }
+    let lock_path = root.join("Cargo.lock");
+    let before = match std::fs::read_to_string(&lock_path) {
+        Ok(text) => {
+            let target = lock_path.canonicalize().map_err(io(&lock_path))?;
+            if !target.starts_with(&root) {
+                return Err(Error::OutsideProject {
+                    path: lock_path,
+                    target,
+                });
+            }
+            files.insert(lock_path.clone(), text.clone());
+            Some(text)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(&lock_path)(e)),
+    };
+    let overlay = crate::util::overlay::Overlay::new(&files)?;
+    let scratch_root = overlay.path(&root);
+    let update = update(&scratch_root, &report.direct_dependencies)
+        .map_err(|error| error.outside_overlay(overlay.base()))?
+        .unwrap_or_default();
+    let scratch_lock = scratch_root.join("Cargo.lock");
+    let after = std::fs::read_to_string(&scratch_lock).map_err(io(&scratch_lock))?;
+    Ok(Some(LockPlan {
+        text: (before.as_deref() != Some(after.as_str())).then_some(after),
+        update,
+    }))
 }
 
 /// Runs `cargo update -p burn` in the workspace at `root` when it has a lockfile, then raises

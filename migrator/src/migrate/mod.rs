@@ -62,7 +62,16 @@ pub enum Output {
 }
 
 pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Error> {
-    let mut workspace = time("discover", || discover::discover(path))?;
+    run_on(discover::read_metadata(path)?, rules, output)
+}
+
+/// [`run_as`] on a workspace whose metadata was read already.
+pub fn run_on(
+    metadata: discover::Metadata,
+    rules: &RuleSet,
+    output: Output,
+) -> Result<Report, Error> {
+    let mut workspace = time("discover", || discover::from_metadata(metadata))?;
     let mut report = Report {
         root: workspace.root.clone(),
         direct_dependencies: workspace

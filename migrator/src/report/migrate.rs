@@ -23,8 +23,10 @@ pub struct Mode {
     pub apply: bool,
     /// Print the diff without writing.
     pub diff: bool,
-    /// Write into a git work tree with uncommitted changes.
+    /// Write into a git work tree with uncommitted changes (or one git cannot read).
     pub allow_dirty: bool,
+    /// Write into a tree under no version control.
+    pub allow_no_vcs: bool,
     /// Write the files that could be migrated even when others could not.
     pub partial: bool,
     pub format: Format,
@@ -41,16 +43,31 @@ pub fn command(
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<Exit, Error> {
-    if let Some(note) = migrate::write::resume(path, mode.apply)? {
-        writeln!(err, "{note}").map_err(Error::Output)?;
-    }
+    let metadata = time("cargo metadata", || migrate::discover::read_metadata(path))?;
+    let root = metadata.root();
+    // Held to the end: another run on this tree waits until this one is done.
+    let _lock = migrate::write::lock_root(&root, mode.apply, || {
+        let _ = writeln!(
+            err,
+            "burn-migrate: another burn-migrate run is working on {}; waiting for it to finish",
+            root.display()
+        );
+    })?;
+    let metadata = match migrate::write::resume(&root, mode.apply)? {
+        Some(note) => {
+            writeln!(err, "{note}").map_err(Error::Output)?;
+            // The interrupted run may have moved manifests.
+            migrate::discover::read_metadata(path)?
+        }
+        None => metadata,
+    };
     // `--check` prints findings only: the port's to-do markers are for the text it writes.
     let output = if mode.apply || mode.diff {
         migrate::Output::Port
     } else {
         migrate::Output::Findings
     };
-    let report = migrate::run_as(path, rules, output)?;
+    let report = migrate::run_on(metadata, rules, output)?;
     if !report.uses_burn {
         writeln!(
             err,
@@ -76,22 +93,17 @@ pub fn command(
     .map_err(Error::Output)?;
     let human = mode.format == Format::Human;
     let mut diff = None;
+    let mut lock_left_behind = false;
     if mode.apply {
-        // What the write says (a note, the lockfile's update) goes to a buffer, printed
-        // before the diff as if written in turn; it is plain text.
-        let mut said = NoColor::new(Vec::new());
-        let written = apply(&report, mode, &mut said);
-        // The lockfile's update waits on cargo, which keeps one core busy: the diff renders
-        // meanwhile. (Beside the files' writes, which keep both busy, it slowed them.)
-        let (locked, rendered) = match written {
-            Ok(()) => rayon::join(
-                || update_lockfile(&report, &mut said),
-                || human.then(|| emit::diff(&report)),
-            ),
-            Err(error) => (Err(error), None),
-        };
-        err.write_all(said.get_ref()).map_err(Error::Output)?;
-        locked?;
+        // The lockfile is worked out while the diff renders: cargo keeps one core busy.
+        let (written, rendered) = rayon::join(
+            || apply(&report, mode),
+            || human.then(|| emit::diff(&report)),
+        );
+        let written = written?;
+        err.write_all(written.said.get_ref())
+            .map_err(Error::Output)?;
+        lock_left_behind = written.lock_left_behind;
         diff = rendered;
     }
     time("diff and summary", || {
@@ -103,7 +115,7 @@ pub fn command(
     Ok(if mode.check {
         Exit::found_unless(report.finding_count() == 0)
     } else if mode.apply {
-        Exit::found_unless(!unmigrated)
+        Exit::found_unless(!unmigrated && !lock_left_behind)
     } else {
         let changes = report.changed_files().next().is_some()
             || report.manifests.iter().any(|m| m.migrated != m.original);
@@ -111,16 +123,58 @@ pub fn command(
     })
 }
 
-/// Writes the port (all of it, or with `--partial` what could be migrated) where the user
-/// can undo it.
-fn apply(report: &Report, mode: Mode, err: &mut dyn WriteColor) -> Result<(), Error> {
-    if !mode.allow_dirty {
-        if let Some(note) = migrate::write::ensure_undoable(report)? {
-            writeln!(err, "{note}").map_err(Error::Output)?;
-        }
+/// What `apply` wrote and said.
+struct Written {
+    /// What it says (the lockfile's update, a warning), printed before the diff as if
+    /// written in turn; plain text.
+    said: NoColor<Vec<u8>>,
+    /// `--partial` wrote the port without the lockfile, which could not be worked out.
+    lock_left_behind: bool,
+}
+
+/// Writes the port (all of it, or with `--partial` what could be migrated), `Cargo.lock`
+/// included, where the user can undo it.
+fn apply(report: &Report, mode: Mode) -> Result<Written, Error> {
+    let mut said = NoColor::new(Vec::new());
+    let mut lock_left_behind = false;
+    let changes = report.changed_files().next().is_some()
+        || report.manifests.iter().any(|m| m.migrated != m.original);
+    if !changes {
+        return Ok(Written {
+            said,
+            lock_left_behind,
+        });
     }
-    time("write files", || migrate::write::port(report, mode.partial))?;
-    Ok(())
+    let allowed = migrate::write::guard::Allowed {
+        dirty: mode.allow_dirty,
+        no_vcs: mode.allow_no_vcs,
+    };
+    let targets = migrate::write::source_targets(report)?;
+    migrate::write::guard::ensure_undoable(&report.root, &targets, allowed)?;
+    let plan = match time("plan Cargo.lock", || migrate::lockfile::plan(report)) {
+        Ok(plan) => plan,
+        Err(error) if mode.partial => {
+            writeln!(
+                said,
+                "warning: Cargo.lock left as it was ({error}); run `cargo update -p burn` before building"
+            )
+            .map_err(Error::Output)?;
+            lock_left_behind = true;
+            None
+        }
+        Err(error) => return Err(error),
+    };
+    let lock = plan.as_ref().and_then(|p| p.text.as_deref());
+    time("write files", || {
+        migrate::write::port(report, lock, mode.partial)
+    })?;
+    if let Some(plan) = &plan {
+        write!(said, "{}", emit::lockfile_summary(&plan.update)).map_err(Error::Output)?;
+    }
+    Ok(Written {
+        said,
+        lock_left_behind,
+    })
 }
 
 /// After the findings: the diff (`--apply`, `--diff`; `diff` when rendered already), the
@@ -169,25 +223,4 @@ fn outcome(
         }
     }
     writeln!(err, "{}", emit::summary(report, rules))
-}
-
-/// Moves Burn in the project's `Cargo.lock` after its manifests moved, and says what moved; a
-/// failed update is a warning (the port is written; `cargo update -p burn` finishes it).
-fn update_lockfile(report: &Report, err: &mut dyn WriteColor) -> Result<(), Error> {
-    if report.manifests.iter().all(|m| m.migrated == m.original) {
-        return Ok(());
-    }
-    let updated = time("update Cargo.lock", || {
-        migrate::lockfile::update(&report.root, &report.direct_dependencies)
-    });
-    match updated {
-        Ok(Some(update)) => write!(err, "{}", emit::lockfile_summary(&update)),
-        Ok(None) => Ok(()),
-        Err(error @ crate::error::Error::Unresolvable { .. }) => writeln!(err, "warning: {error}"),
-        Err(error) => writeln!(
-            err,
-            "warning: Cargo.lock not updated ({error}); run `cargo update -p burn` before building"
-        ),
-    }
-    .map_err(Error::Output)
 }

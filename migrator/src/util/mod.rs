@@ -5,6 +5,7 @@ pub mod diff;
 pub mod files;
 pub mod kinds_walk;
 pub mod lines;
+pub mod overlay;
 pub mod syntax;
 #[cfg(test)]
 pub mod test_random;

@@ -49,7 +49,7 @@ pub fn prepare(
             progress("migrating the copy");
             let report = migrate::run(&new, rules)?;
             // Verify shows what the port does; files left unchanged show as build errors.
-            migrate::write::port(&report, true)?;
+            migrate::write::port(&report, None, true)?;
             if new.join("Cargo.lock").is_file() {
                 // Keep the copy's lockfile, moving only Burn (what `--apply` does).
                 if let Err(error) =
