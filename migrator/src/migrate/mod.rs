@@ -175,12 +175,56 @@ fn keep_findings_visible(
         .collect();
     let (rechecked, _) =
         rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed, last_pass)?;
-    (report.files.par_iter_mut().zip(&rechecked).zip(files))
-        .filter(|((outcome, _), _)| candidate(outcome))
-        .for_each(|((outcome, rechecked), file)| {
-            add_missing_markers(outcome, rechecked, file.edition, rules)
-        });
+    (report.files.par_iter_mut().zip(&rechecked).zip(files)).for_each(
+        |((outcome, rechecked), file)| {
+            if candidate(outcome) {
+                add_missing_markers(outcome, rechecked, file.edition, rules);
+            }
+            if outcome.error.is_none() {
+                outcome.port_findings = Some(port_findings(outcome, rechecked, rules));
+            }
+        },
+    );
     Ok(())
+}
+
+/// What `--check` will list in `outcome`'s port once written: the manual findings of the
+/// check of the port (`rechecked`, made on the port before its to-do markers went in, so
+/// moved down by the lines they added) and a finding per marker, as `marker_findings` makes
+/// them from the text on disk.
+fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet) -> Vec<Change> {
+    let checked: &str = &rechecked.original;
+    let written = outcome.migrated.as_str();
+    let mut out: Vec<Change> = rechecked
+        .changes
+        .iter()
+        .filter(|c| !is_applied(c, rules))
+        .cloned()
+        .collect();
+    if checked != written {
+        // Markers add whole lines: a site keeps its column and moves down with its line.
+        let (old_lines, new_lines) = (LineIndex::new(checked), LineIndex::new(written));
+        let map = line_map(checked, written);
+        let moved = |offset: ra_ap_syntax::TextSize| {
+            let offset = usize::from(offset);
+            let line = old_lines.line(offset);
+            let column = offset - old_lines.line_start(offset);
+            let start = map.get(line).and_then(|l| new_lines.start_of_line(*l));
+            let at = start.map_or(offset, |s| s + column).min(written.len());
+            ra_ap_syntax::TextSize::try_from(at).unwrap_or_default()
+        };
+        for change in &mut out {
+            let (start, end) = (moved(change.range.start()), moved(change.range.end()));
+            change.range = TextRange::new(start, end.max(start));
+        }
+    }
+    for marker in markers::find(written, "//", rules) {
+        for _ in 0..marker.count {
+            out.push(Change::manual(marker.range, marker.rule, &marker.message));
+        }
+    }
+    out.sort_by_key(|c| c.range.start());
+    out
 }
 
 /// Writes a to-do marker into `outcome`'s port for each manual finding of it that the check
@@ -570,6 +614,7 @@ fn unchanged_outcome(file: &SourceFile) -> FileOutcome {
         error: None,
         device_choices: Vec::new(),
         suppressions: crate::migrate::suppress::find(file),
+        port_findings: None,
     }
 }
 
@@ -1176,6 +1221,7 @@ mod tests {
             error: None,
             device_choices: Vec::new(),
             suppressions: Vec::new(),
+            port_findings: None,
         };
         let mut ported = outcome(vec![
             Change::manual(at("use a::Lost;"), rule, "lost import"),

@@ -22,6 +22,9 @@ pub struct FileOutcome {
     pub device_choices: Vec<crate::migrate::transforms::DeviceChoice>,
     /// `// burn-migrate: allow(..)` comments, with whether they suppressed anything.
     pub suppressions: Vec<crate::migrate::suppress::Suppression>,
+    /// What `--check` lists in `migrated` once it is written (its manual findings and to-do
+    /// markers, at their places in that text), where the check of the port ran.
+    pub port_findings: Option<Vec<Change>>,
 }
 
 #[derive(Debug)]

@@ -302,9 +302,21 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
         if let Some(error) = &file.error {
             lines.push(format!("{}: not migrated: {error}", file.display));
         }
-        let index = LineIndex::new(&file.original);
-        for change in file.changes.iter().filter(|c| !is_applied(c, rules)) {
-            let (line, column) = line_col(&index, &file.original, change.range.start().into());
+        // Where the check of the port ran, its findings at their places in the text written
+        // (what `--check` lists afterwards); else the findings where they were.
+        let (text, left): (&str, Vec<&Change>) = match &file.port_findings {
+            Some(found) => (&file.migrated, found.iter().collect()),
+            None => (
+                &file.original,
+                file.changes
+                    .iter()
+                    .filter(|c| !is_applied(c, rules))
+                    .collect(),
+            ),
+        };
+        let index = LineIndex::new(text);
+        for change in left {
+            let (line, column) = line_col(&index, text, change.range.start().into());
             lines.push(format!(
                 "{}:{line}:{column}: {}: {}",
                 file.display, change.rule, change.message
@@ -315,10 +327,21 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
         if let Some(error) = &manifest.error {
             lines.push(format!("{}: not migrated: {error}", manifest.display));
         }
-        let index = LineIndex::new(&manifest.original);
+        // The key where the manifest as written has it (below its to-do marker, where
+        // `--check` finds it afterwards), else where it was.
+        let (old_index, new_index) = (
+            LineIndex::new(&manifest.original),
+            LineIndex::new(&manifest.migrated),
+        );
         for change in manifest.changes.iter().filter(|c| !c.fixable) {
-            let range = key_range(&manifest.original, &change.key);
-            let (line, column) = line_col(&index, &manifest.original, range.start().into());
+            let written = key_range(&manifest.migrated, &change.key);
+            let (index, text, range) = if written != TextRange::default() {
+                (&new_index, &manifest.migrated, written)
+            } else {
+                let range = key_range(&manifest.original, &change.key);
+                (&old_index, &manifest.original, range)
+            };
+            let (line, column) = line_col(index, text, range.start().into());
             lines.push(format!(
                 "{}:{line}:{column}: {}: {}",
                 manifest.display, change.rule, change.message
@@ -528,6 +551,7 @@ mod tests {
             error: Some(error.to_string()),
             device_choices: Vec::new(),
             suppressions: Vec::new(),
+            port_findings: None,
         };
         let report = Report {
             root: "/".into(),

@@ -20,6 +20,11 @@ impl LineIndex {
         self.starts.partition_point(|&s| s <= offset) - 1
     }
 
+    /// The byte offset where the 0-based `line` starts, if the text has it.
+    pub fn start_of_line(&self, line: usize) -> Option<usize> {
+        self.starts.get(line).copied()
+    }
+
     /// The byte offset where the line of `offset` starts.
     pub fn line_start(&self, offset: usize) -> usize {
         self.starts[self.line(offset)]
