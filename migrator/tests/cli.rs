@@ -692,3 +692,42 @@ fn completions_for_each_shell() {
         );
     }
 }
+
+/// Issue 28 item 11: `--apply` lists what it leaves for a person at the places the written
+/// files have them (the marker it writes above a site moves every site below it), the same
+/// places `--check` gives afterwards.
+#[test]
+fn apply_lists_what_is_left_where_the_written_file_has_it() {
+    let dir = project(b"use burn::prelude::*;\n\nfn zero<B: Backend>() -> B::FloatElem {\n    0.0f32.elem()\n}\n\nfn one<B: Backend>() -> B::FloatElem {\n    1.0f32.elem()\n}\n\nfn main() {}\n");
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let mut listed: Vec<String> = stderr
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("src/main.rs:"))
+        .filter_map(|l| {
+            let mut parts = l.splitn(4, ':');
+            let (line, column, rule) = (parts.next()?, parts.next()?, parts.next()?);
+            Some(format!("{line}:{column} {}", rule.trim()))
+        })
+        .collect();
+    listed.sort();
+    let check = burn_migrate(&["--check", "--format", "json"], dir.path());
+    let findings: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let mut after: Vec<String> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{}:{} {}",
+                f["line"],
+                f["column"],
+                f["rule"].as_str().unwrap()
+            )
+        })
+        .collect();
+    after.sort();
+    assert_eq!(listed.len(), 2, "{stderr}");
+    assert_eq!(listed, after, "{stderr}");
+}
