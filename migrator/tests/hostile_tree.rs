@@ -713,3 +713,176 @@ fn a_dirty_tree_is_refused_with_its_files() {
     assert!(message.contains("src/main.rs"), "{message}");
     assert_eq!(read(&root.join("src/model.rs")), GENERIC);
 }
+
+/// The done-when of issue 28: no journal makes `--apply`'s resume touch a path outside the
+/// root. Journals are generated from pieces an attacker would use (absolute paths, `..`,
+/// links out of the root, version-control directories, names of ours and not, empty and odd
+/// parts, wrong versions, committed or not) and handed to the resume one after another in one
+/// tree, with files outside it that each journal could name. After each, every file outside
+/// the root is as it was. `BURN_MIGRATE_JOURNAL_CASES` sets how many (default 20,000, what
+/// `.ci/run` runs; the long run is in `testdata/measurements/properties.md`).
+#[cfg(unix)]
+#[test]
+fn no_journal_makes_the_resume_touch_a_path_outside_the_root() {
+    use burn_migrate::migrate::write;
+    let cases = env_number("BURN_MIGRATE_JOURNAL_CASES", 20_000);
+    let base = tempfile::tempdir().unwrap();
+    let base_path = base.path().canonicalize().unwrap();
+    let root = base_path.join("root");
+    let outside = base_path.join("outside");
+    for name in ["victim.rs", "Cargo.toml", "Cargo.lock", "main.rs"] {
+        write(&outside.join(name), SENTINEL);
+        write(
+            &outside.join(format!(".{name}.0123456789abcdef.burn-migrate.tmp")),
+            SENTINEL,
+        );
+    }
+    std::os::unix::fs::symlink(&outside, base_path.join("link-to-outside")).unwrap();
+    let outside_before = snapshot(&base_path.join("outside"));
+    let inside_files = [
+        "src/main.rs",
+        "src/.main.rs.0123456789abcdef.burn-migrate.tmp",
+        "Cargo.toml",
+        ".Cargo.toml.0123456789abcdef.burn-migrate.tmp",
+        ".git/hooks/.pre-commit.0123456789abcdef.burn-migrate.tmp",
+        ".git/hooks/main.rs",
+        ".git/hooks/.main.rs.0123456789abcdef.burn-migrate.tmp",
+    ];
+    let set_up_inside = || {
+        for name in inside_files {
+            let path = root.join(name);
+            if !path.is_file() {
+                write(&path, "inside\n");
+            }
+        }
+        for (link, to) in [
+            ("out", outside.clone()),
+            ("src/out.rs", outside.join("victim.rs")),
+        ] {
+            if std::fs::symlink_metadata(root.join(link)).is_err() {
+                std::os::unix::fs::symlink(to, root.join(link)).unwrap();
+            }
+        }
+    };
+    set_up_inside();
+    // Version control is outside the project's files too: a rename into `.git/hooks` would
+    // run code at the next commit.
+    let git_before = snapshot(&root.join(".git"));
+    let outside_text = outside.to_string_lossy().to_string();
+    // Directories a journal could name, inside the root or not, and file names.
+    let dirs: Vec<String> = [
+        "src",
+        "..",
+        ".",
+        "",
+        "out",
+        "root",
+        "outside",
+        "link-to-outside",
+        ".git",
+        "hooks",
+        ".GIT",
+        ".git/hooks",
+        ".GIT/hooks",
+        "../outside",
+        "..\\outside",
+        "C:",
+        "é",
+        "\u{0}",
+        "/",
+    ]
+    .iter()
+    .map(|p| p.to_string())
+    .chain([outside_text.clone()])
+    .collect();
+    let file_names = [
+        "main.rs",
+        "Cargo.toml",
+        "Cargo.lock",
+        "victim.rs",
+        "pre-commit",
+        "out.rs",
+    ];
+    let mut rng = Rng::new(28);
+    let dir = |rng: &mut Rng| {
+        let n = rng.below(3);
+        let mut out: Vec<&str> = (0..n)
+            .map(|_| dirs[rng.below(dirs.len())].as_str())
+            .collect();
+        if rng.below(4) == 0 {
+            out.insert(0, "");
+        }
+        out
+    };
+    let in_dir = |dir: &[&str], name: &str| {
+        let mut parts = dir.to_vec();
+        parts.push(name);
+        parts.join("/")
+    };
+    let mut touched_inside = 0u64;
+    for case in 0..cases {
+        set_up_inside();
+        // Mostly a temporary file of ours beside its target, so that what is checked is
+        // where they are; sometimes any path at all.
+        let renames: Vec<serde_json::Value> = (0..1 + rng.below(2))
+            .map(|_| {
+                let at = dir(&mut rng);
+                let name = file_names[rng.below(file_names.len())];
+                let target = in_dir(&at, name);
+                let temp = match rng.below(4) {
+                    0 => {
+                        let other = file_names[rng.below(file_names.len())];
+                        let temp = format!(".{other}.0123456789abcdef.burn-migrate.tmp");
+                        in_dir(&dir(&mut rng), &temp)
+                    }
+                    _ => in_dir(&at, &format!(".{name}.0123456789abcdef.burn-migrate.tmp")),
+                };
+                serde_json::json!({ "temp": temp, "target": target })
+            })
+            .collect();
+        let journal_temp = in_dir(
+            &if rng.below(4) == 0 {
+                dir(&mut rng)
+            } else {
+                Vec::new()
+            },
+            "..burn-migrate-journal.0123456789abcdef.burn-migrate.tmp",
+        );
+        let journal = serde_json::json!({
+            "version": if rng.below(10) == 0 { 1 } else { 2 },
+            "committed": rng.below(2) == 0,
+            "journal_temp": journal_temp,
+            "renames": renames,
+        });
+        write(&root.join(".burn-migrate-journal"), &journal.to_string());
+        let result = write::resume_untracked(&root, true);
+        if result.is_ok() {
+            touched_inside += 1;
+        }
+        let _ = std::fs::remove_file(root.join(".burn-migrate-journal"));
+        let git_now = snapshot(&root.join(".git"));
+        assert!(
+            git_now == git_before,
+            "case {case}: the resume of {journal} touched .git ({:?})",
+            names(&git_now)
+        );
+        let now = snapshot(&base_path.join("outside"));
+        assert!(
+            now == outside_before,
+            "case {case}: the resume of {journal} touched a file outside the root ({:?})",
+            names(&now)
+        );
+        let entries: Vec<_> = std::fs::read_dir(&base_path)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(entries.len(), 3, "case {case}: {journal} made {entries:?}");
+    }
+    // Journals that name only paths of ours inside the root do get resumed: the generator
+    // reaches the code that touches files, not only its refusals.
+    assert!(
+        cases < 1000 || touched_inside > 0,
+        "no journal was accepted"
+    );
+    eprintln!("{cases} journals, {touched_inside} accepted and resumed inside the root");
+}

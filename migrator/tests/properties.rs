@@ -17,28 +17,6 @@ use burn_migrate::migrate::migrate_text;
 use burn_migrate::rules::RuleSet;
 use common::*;
 
-/// xorshift64*: small, fast, and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
-
 /// The seed texts: rule examples (before and after) and the fixtures' Rust sources.
 fn seeds(rules: &RuleSet) -> Vec<String> {
     let mut out = Vec::new();
@@ -164,13 +142,6 @@ fn check(text: &str, rules: &RuleSet) -> Option<String> {
             .to_string();
         format!("porting the port changed it:\n{diff}")
     })
-}
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 #[test]

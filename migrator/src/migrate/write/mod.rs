@@ -361,6 +361,20 @@ pub fn resume(root: &Path, apply: bool) -> Result<Option<String>, Error> {
             "git tracks it, and burn-migrate never commits its journal".into(),
         ));
     }
+    resume_untracked(&root, apply)
+}
+
+/// [`resume`] past the question to git (the part that reads the journal and touches files;
+/// public for the property test that feeds it journals by the million).
+pub fn resume_untracked(root: &Path, apply: bool) -> Result<Option<String>, Error> {
+    let path = root.join(JOURNAL);
+    let foreign = |why: String| Error::ForeignJournal {
+        journal: path.clone(),
+        why,
+    };
+    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        return Err(foreign("it is not a regular file".into()));
+    }
     let text = std::fs::read(&path).map_err(io(&path))?;
     let text = String::from_utf8(text).map_err(|_| foreign("it is not UTF-8".into()))?;
     let journal = match Journal::parse(&text) {
@@ -377,7 +391,7 @@ pub fn resume(root: &Path, apply: bool) -> Result<Option<String>, Error> {
         }
         Err(why) => return Err(foreign(why)),
     };
-    let (renames, journal_temp) = journal.checked(&root).map_err(foreign)?;
+    let (renames, journal_temp) = journal.checked(root).map_err(foreign)?;
     if !apply {
         return Err(Error::InterruptedApply { journal: path });
     }
