@@ -886,3 +886,128 @@ fn no_journal_makes_the_resume_touch_a_path_outside_the_root() {
     );
     eprintln!("{cases} journals, {touched_inside} accepted and resumed inside the root");
 }
+
+/// A cargo in front of the real one that logs when each call for the lockfile (anything
+/// but `metadata --no-deps`) starts and ends, in nanoseconds since the epoch.
+#[cfg(unix)]
+fn timing_cargo(dir: &Path, log: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join("timing-cargo");
+    write(
+        &script,
+        &format!(
+            "#!/bin/sh\ncase \" $* \" in\n  *\" --no-deps \"*) exec '{cargo}' \"$@\" ;;\nesac\necho \"start $(date +%s%N)\" >> '{log}'\n'{cargo}' \"$@\"\nrc=$?\necho \"end $(date +%s%N)\" >> '{log}'\nexit $rc\n",
+            cargo = env!("CARGO"),
+            log = log.display(),
+        ),
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+fn now_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+/// The done-when of issue 28: `--apply` killed (SIGKILL) at random instants spread over the
+/// whole run, the lockfile step included, then run again, always ends byte-identical to an
+/// uninterrupted run, lockfile included. Each kill is classed by where it landed: in a cargo
+/// call for the lockfile (from a logging cargo in front of the real one), before the journal
+/// (nothing written), while temporary files were written (journal not committed), while
+/// renaming (journal committed), or after. `BURN_MIGRATE_KILLS` sets how many (default 8,
+/// what `.ci/run` runs; the long run is in `testdata/measurements/properties.md`).
+#[cfg(unix)]
+#[test]
+fn kills_at_random_instants_end_like_an_uninterrupted_run() {
+    let kills = env_number("BURN_MIGRATE_KILLS", 8);
+    let fixture = repo_root().join("testdata/projects/mlp-regression/before");
+    let tools = tempfile::tempdir().unwrap();
+    let log = tools.path().join("cargo.log");
+    let cargo = timing_cargo(tools.path(), &log);
+    let apply = |dir: &Path| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+        command
+            .args(["--apply"])
+            .arg(dir)
+            .env("CARGO", &cargo)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let fresh = || {
+        let dir = tempfile::tempdir().unwrap();
+        copy_project(&fixture, dir.path());
+        commit_all(dir.path());
+        dir
+    };
+    // The uninterrupted run, timed (three runs: the longest sets the window the kills fall
+    // in).
+    let mut longest = Duration::ZERO;
+    let mut expected = Vec::new();
+    for _ in 0..3 {
+        let dir = fresh();
+        let start = Instant::now();
+        let out = apply(dir.path()).output().unwrap();
+        longest = longest.max(start.elapsed());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        expected = snapshot(dir.path());
+    }
+    let original = snapshot(fresh().path());
+    let mut rng = Rng::new(2028);
+    let mut landed: std::collections::BTreeMap<&str, u64> = Default::default();
+    for kill in 0..kills {
+        let dir = fresh();
+        let _ = std::fs::remove_file(&log);
+        let delay = longest.mul_f64(rng.below(1000) as f64 / 1000.0);
+        let mut child = apply(dir.path()).spawn().unwrap();
+        std::thread::sleep(delay);
+        let killed_at = now_ns();
+        let finished_first = child.try_wait().unwrap().is_some();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let in_cargo = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .any(|pair| {
+                let at = |i: usize, word: &str| {
+                    pair.get(i)
+                        .and_then(|l| l.strip_prefix(word))
+                        .and_then(|n| n.trim().parse::<u128>().ok())
+                };
+                let start = at(0, "start ").unwrap_or(u128::MAX);
+                start <= killed_at && at(1, "end ").is_none_or(|end| killed_at <= end)
+            });
+        let journal = std::fs::read_to_string(dir.path().join(".burn-migrate-journal")).ok();
+        let phase = match (finished_first, journal) {
+            (true, _) => "after the run had ended",
+            (false, Some(j)) if j.contains("\"committed\": true") => "renaming (journal committed)",
+            (false, Some(_)) => "writing temporary files (journal not committed)",
+            (false, None) if in_cargo => "in cargo, working out Cargo.lock",
+            (false, None) if snapshot(dir.path()) == original => "before writing anything",
+            (false, None) => "after the renames",
+        };
+        *landed.entry(phase).or_default() += 1;
+        let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+            .args(["--apply"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "kill {kill} ({phase}, after {delay:?}): {}",
+            stderr(&out)
+        );
+        assert_same(
+            &snapshot(dir.path()),
+            &expected,
+            &format!("kill {kill} ({phase}, after {delay:?}), then --apply again"),
+        );
+    }
+    eprintln!("{kills} kills over {longest:?} (the longest of 3 uninterrupted runs): {landed:?}");
+}

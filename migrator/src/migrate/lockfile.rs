@@ -335,6 +335,7 @@ fn cargo(root: &Path, args: &[&str]) -> Result<Output, Error> {
     let run = |toolchain: Option<&str>| {
         let mut command = Command::new(crate::util::cargo::program());
         command.args(args).current_dir(root);
+        crate::util::cargo::die_with_parent(&mut command);
         if let Some(toolchain) = toolchain {
             command.env("RUSTUP_TOOLCHAIN", toolchain);
         }

@@ -33,6 +33,27 @@ pub fn command(dir: &Path, target: &Path) -> Command {
     command
 }
 
+/// Makes the program `command` starts die with this process (Linux; elsewhere a no-op): a
+/// cargo still resolving when `--apply` is killed would hold cargo's package lock for the
+/// next run, and an orphan must not go on writing.
+pub fn die_with_parent(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: `prctl` is async-signal-safe and touches no memory of the parent; it runs
+        // in the child between fork and exec. The signal comes when the thread that spawned
+        // the child ends, and callers wait for the child on that thread.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
 /// Runs `cargo ARGS` as [`command`] sets it up, and waits for it.
 pub fn run(dir: &Path, target: &Path, args: &[&str]) -> Result<Output, Error> {
     command(dir, target)
