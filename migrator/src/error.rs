@@ -61,7 +61,7 @@ pub enum Error {
     },
     #[error("cannot write the output: {0}; is the terminal or pipe still open?")]
     Output(#[source] std::io::Error),
-    #[error("`cargo update -p burn` failed in {dir}:\n{stderr}")]
+    #[error("cargo could not work out the port's Cargo.lock in {dir} (`cargo update --workspace` on the ported manifests):\n{stderr}\ncheck that cargo can reach the registry, then run again, or pass --partial to write the port without its lockfile")]
     LockUpdate { dir: PathBuf, stderr: String },
     #[error("the ported workspace in {dir} does not resolve: a dependency of the project needs versions Burn 0.22's graph excludes; raise it to a release that works with Burn 0.22. cargo says:\n{stderr}")]
     Unresolvable { dir: PathBuf, stderr: String },

@@ -487,13 +487,13 @@ pub fn lockfile_summary(update: &crate::migrate::lockfile::LockUpdate) -> String
         .map(|line| format!(" ({line})"))
         .unwrap_or_default();
     let mut out = format!(
-        "Cargo.lock updated in place, not re-resolved: `cargo update -p burn` moved {} Burn crate(s){burn} and {} of their dependencies\n",
+        "Cargo.lock updated in place, not re-resolved: {} Burn crate(s) moved{burn}, and {} of their dependencies, each to the version Burn 0.22 is known to build with\n",
         update.burn.len(),
         update.transitive
     );
     if !update.aligned.is_empty() {
         out.push_str(&format!(
-            "raised to the versions Burn 0.22 is known to build with: {}\n",
+            "moved to the versions Burn 0.22 is known to build with: {}\n",
             update.aligned.join(", ")
         ));
     }
@@ -505,7 +505,7 @@ pub fn lockfile_summary(update: &crate::migrate::lockfile::LockUpdate) -> String
     }
     for line in &update.not_aligned {
         out.push_str(&format!(
-            "warning: Cargo.lock keeps {line}; run `cargo update -p` on it if Burn fails to build\n"
+            "note: Cargo.lock keeps your {line}; if Burn fails to build, move it to that version with `cargo update --precise`\n"
         ));
     }
     out
@@ -515,7 +515,7 @@ pub fn lockfile_summary(update: &crate::migrate::lockfile::LockUpdate) -> String
 pub fn lockfile_plan(report: &Report) -> Option<String> {
     let manifests_change = report.manifests.iter().any(|m| m.migrated != m.original);
     (manifests_change && report.root.join("Cargo.lock").is_file()).then(|| {
-        "Cargo.lock: --apply updates it in place (`cargo update -p burn`, then crates shared with Burn 0.22 raised to the versions it builds with) and summarises what moved\n".to_string()
+        "Cargo.lock: --apply updates it in place (Burn 0.22 and every crate of its graph at the versions it is known to build with, the rest as locked) and summarises what moved\n".to_string()
     })
 }
 

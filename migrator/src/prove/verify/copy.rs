@@ -52,9 +52,7 @@ pub fn prepare(
             migrate::write::port(&report, None, true)?;
             if new.join("Cargo.lock").is_file() {
                 // Keep the copy's lockfile, moving only Burn (what `--apply` does).
-                if let Err(error) =
-                    crate::migrate::lockfile::update(&new, &report.direct_dependencies)
-                {
+                if let Err(error) = crate::migrate::lockfile::update(&new, &report) {
                     progress(&format!("Cargo.lock of the port not updated: {error}"));
                 }
             }

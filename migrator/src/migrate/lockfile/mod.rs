@@ -1,0 +1,246 @@
+//! The port's `Cargo.lock`: the user's lockfile is kept, never re-resolved from scratch (a
+//! fresh resolution drags unrelated crates to new versions that can break a build that
+//! worked), and every package of Burn 0.22's graph gets the version Burn's pinned lockfile
+//! (`framework/burn-0.22/Cargo.lock`) has, whether or not the project's lock held it: a
+//! release published after the pin can break Burn's own build on a machine with a fresh
+//! registry index (`systemstat` 0.2.8 and burn-train 0.22.1). `merge` writes that lockfile;
+//! cargo reads it back (`cargo update --workspace`, which unlocks only the workspace's own
+//! packages), keeping what the ported manifests allow and dropping what nothing uses. A
+//! project without a lockfile starts from the pinned one. What moved is reported.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::error::Error;
+use crate::migrate::outcome::Report;
+
+pub mod merge;
+
+/// What the lockfile update changed.
+#[derive(Debug, Default)]
+pub struct LockUpdate {
+    /// Burn crates, as `name old -> new`.
+    pub burn: Vec<String>,
+    /// The project's own direct dependencies whose version changed.
+    pub others: Vec<String>,
+    /// How many of Burn's own dependencies changed version.
+    pub transitive: usize,
+    /// Packages the project had locked that moved to Burn 0.22's pinned version, as
+    /// `name old -> new`.
+    pub aligned: Vec<String>,
+    /// Direct dependencies of the project locked newer than the pinned version, kept.
+    pub not_aligned: Vec<String>,
+    /// The project had no lockfile: one was written, seeded from Burn 0.22's pinned lock.
+    pub seeded: bool,
+}
+
+/// The port's `Cargo.lock`, worked out before anything is written.
+#[derive(Debug)]
+pub struct LockPlan {
+    /// The new text, `None` when the lockfile stays as it is.
+    pub text: Option<String>,
+    pub update: LockUpdate,
+}
+
+/// Works out the port's `Cargo.lock` in a scratch view of the file system where the
+/// manifests have their ported text (`util::overlay`), so that cargo resolves the port while
+/// the project is untouched, and the new lockfile is written with the sources, under the
+/// same journal (a kill while cargo runs leaves nothing half-done, and a port whose workspace
+/// does not resolve writes nothing). `Ok(None)` when no manifest changes.
+pub fn plan(report: &Report) -> Result<Option<LockPlan>, Error> {
+    plan_with(report, crate::rules::framework::BURN_0_22_LOCK)
+}
+
+/// [`plan`] against the given pinned lockfile.
+pub fn plan_with(report: &Report, pinned: &str) -> Result<Option<LockPlan>, Error> {
+    let changed: Vec<_> = (report.manifests.iter())
+        .filter(|m| m.migrated != m.original && m.error.is_none())
+        .collect();
+    if changed.is_empty() {
+        return Ok(None);
+    }
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Io { path, source }
+    };
+    let root = report.root.canonicalize().map_err(io(&report.root))?;
+    let mut files = std::collections::BTreeMap::new();
+    for manifest in changed {
+        let path = manifest.path.canonicalize().map_err(io(&manifest.path))?;
+        files.insert(path, manifest.migrated.clone());
+    }
+    let lock_path = root.join("Cargo.lock");
+    let before = match std::fs::read_to_string(&lock_path) {
+        Ok(text) => {
+            let target = lock_path.canonicalize().map_err(io(&lock_path))?;
+            if !target.starts_with(&root) {
+                return Err(Error::OutsideProject {
+                    path: lock_path,
+                    target,
+                });
+            }
+            Some(text)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(&lock_path)(e)),
+    };
+    let merged = start_from(&lock_path, before.as_deref(), pinned, report)?;
+    files.insert(lock_path, merged.text.clone());
+    let overlay = crate::util::overlay::Overlay::new(&files)?;
+    let (after, update) = resolve(&overlay.path(&root), before.as_deref(), &merged, report)
+        .map_err(|error| error.outside_overlay(overlay.base()))?;
+    Ok(Some(LockPlan {
+        text: (before.as_deref() != Some(after.as_str())).then_some(after),
+        update,
+    }))
+}
+
+/// Pins Burn's graph in the `Cargo.lock` of the workspace at `root` as [`plan`] does, in
+/// place (for a scratch copy of a project, as `verify` makes).
+pub fn update(root: &Path, report: &Report) -> Result<LockUpdate, Error> {
+    let lock_path = root.join("Cargo.lock");
+    let before = std::fs::read_to_string(&lock_path).ok();
+    let pinned = crate::rules::framework::BURN_0_22_LOCK;
+    let merged = start_from(&lock_path, before.as_deref(), pinned, report)?;
+    std::fs::write(&lock_path, &merged.text).map_err(|source| Error::Io {
+        path: lock_path.clone(),
+        source,
+    })?;
+    resolve(root, before.as_deref(), &merged, report).map(|(_, update)| update)
+}
+
+/// The lockfile cargo is to read back: the project's (which must parse) merged with the
+/// pinned one.
+fn start_from(
+    lock_path: &Path,
+    before: Option<&str>,
+    pinned: &str,
+    report: &Report,
+) -> Result<merge::Merged, Error> {
+    if let Some(Err(e)) = before.map(|text| text.parse::<toml_edit::DocumentMut>()) {
+        return Err(Error::Manifest {
+            path: lock_path.to_path_buf(),
+            message: format!("it is not valid TOML ({e}); fix it or delete it, then run again"),
+        });
+    }
+    Ok(merge::merge(before, pinned, &report.direct_dependencies))
+}
+
+/// Lets cargo read back the merged lockfile written at `root`, and says what moved from
+/// `before`. Returns the lockfile as cargo left it.
+fn resolve(
+    root: &Path,
+    before: Option<&str>,
+    merged: &merge::Merged,
+    report: &Report,
+) -> Result<(String, LockUpdate), Error> {
+    let lock_path = root.join("Cargo.lock");
+    // Offline first: every package the pinned lock names needs no look-up.
+    let read_back = ["update", "--workspace", "--quiet"];
+    let mut output = cargo(root, &[&read_back[..], &["--offline"]].concat())?;
+    if !output.status.success() {
+        output = cargo(root, &read_back)?;
+    }
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        let dir = report.root.clone();
+        return Err(if stderr.contains("failed to select a version") {
+            Error::Unresolvable { dir, stderr }
+        } else {
+            Error::LockUpdate { dir, stderr }
+        });
+    }
+    let after = std::fs::read_to_string(&lock_path).map_err(|source| Error::Io {
+        path: lock_path,
+        source,
+    })?;
+    let update = summarize(before, &after, merged, &report.direct_dependencies);
+    Ok((after, update))
+}
+
+/// What moved between the lockfile `before` (`None`: there was none) and `after`.
+fn summarize(
+    before: Option<&str>,
+    after: &str,
+    merged: &merge::Merged,
+    direct: &BTreeSet<String>,
+) -> LockUpdate {
+    let Some(before) = before else {
+        return LockUpdate {
+            seeded: true,
+            ..LockUpdate::default()
+        };
+    };
+    let (old, new) = (
+        merge::locked_versions(before),
+        merge::locked_versions(after),
+    );
+    let mut update = LockUpdate {
+        not_aligned: merged.kept_newer.clone(),
+        ..LockUpdate::default()
+    };
+    // A move to the pinned release counts where the port still uses the package.
+    update.aligned = (merged.pinned.iter())
+        .filter(|line| {
+            let mut words = line.split_whitespace();
+            let (name, pinned) = (words.next(), words.last());
+            name.and_then(|n| new.get(n))
+                .is_some_and(|versions| pinned.is_some_and(|p| versions.contains(p)))
+        })
+        .cloned()
+        .collect();
+    let names: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    for name in names {
+        let (was, now) = (old.get(name), new.get(name));
+        // Crates Burn 0.22 adds or stops using are its business; a crate the project already
+        // had that changed version is the user's (it may break their build).
+        let moved = matches!((was, now), (Some(a), Some(b)) if a != b);
+        let is_burn = crate::rules::framework::is_burn_package(name);
+        if !(moved || is_burn && was != now) {
+            continue;
+        }
+        let show = |v: Option<&BTreeSet<String>>| {
+            v.map(|s| s.iter().cloned().collect::<Vec<_>>().join(", "))
+                .unwrap_or_else(|| "-".to_string())
+        };
+        let line = format!("{name} {} -> {}", show(was), show(now));
+        let aligned = (update.aligned.iter()).any(|a| a.starts_with(&format!("{name} ")));
+        if is_burn {
+            update.burn.push(line);
+        } else if aligned {
+            // Listed with the aligned packages.
+        } else if direct.contains(name.as_str()) {
+            update.others.push(line);
+        } else {
+            update.transitive += 1;
+        }
+    }
+    update
+}
+
+/// Runs `cargo ARGS` in `root`; when the workspace pins a toolchain that cannot run (not
+/// installed), again under the toolchain burn-migrate runs under.
+fn cargo(root: &Path, args: &[&str]) -> Result<Output, Error> {
+    let run = |toolchain: Option<&str>| {
+        let mut command = Command::new(crate::util::cargo::program());
+        command.args(args).current_dir(root);
+        crate::util::cargo::die_with_parent(&mut command);
+        if let Some(toolchain) = toolchain {
+            command.env("RUSTUP_TOOLCHAIN", toolchain);
+        }
+        command.output().map_err(|source| Error::Spawn {
+            program: "cargo".to_string(),
+            dir: root.to_path_buf(),
+            source,
+        })
+    };
+    let output = run(None)?;
+    if output.status.success() || crate::util::toolchain::pin_file(root).is_none() {
+        return Ok(output);
+    }
+    match crate::util::toolchain::running() {
+        Some(toolchain) => run(Some(&toolchain)),
+        None => Ok(output),
+    }
+}
