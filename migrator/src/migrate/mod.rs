@@ -1,7 +1,8 @@
 //! The migrate wing, and its driver: discover -> parse -> index -> rewrite (to a fixed point)
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
-//! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
+//! Stages, one module each: [`discover`] (cargo metadata, module files; [`includes`] for the
+//! files `include!` pulls in), [`source`] (lossless
 //! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`doc_tests`]
 //! (doc-comment code blocks, ported as files of their own), `dangling` (after the fixed point:
 //! uses of a removed backend parameter no rule rewrote), [`suppress`] (allow comments),
@@ -12,6 +13,7 @@ mod dangling;
 pub mod discover;
 pub mod doc_tests;
 pub mod feature_refs;
+pub mod includes;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
@@ -123,7 +125,27 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
             keep_findings_visible(&mut report, &workspace.files, ported, rules)
         })?;
     }
+    // After the markers: discover finds these again on the port (the call stays), so a marker
+    // would report them twice.
+    unfollowed_include_findings(&mut report, &mut workspace);
     Ok(report)
+}
+
+/// The `include!` calls discover could not follow (`includes`), each a finding at the call in
+/// the file that holds it, unless an allow comment there suppresses it.
+fn unfollowed_include_findings(report: &mut Report, workspace: &mut Workspace) {
+    for (path, unfollowed) in std::mem::take(&mut workspace.unfollowed_includes) {
+        let Some(outcome) = report.files.iter_mut().find(|f| f.path == path) else {
+            continue;
+        };
+        let finding = Change::manual(
+            unfollowed.range,
+            RuleId::IncludeUnfollowed,
+            &unfollowed.message,
+        );
+        let kept = suppress::apply(vec![finding], &mut outcome.suppressions);
+        outcome.changes.extend(kept);
+    }
 }
 
 /// What `--apply` leaves for a person, `--check` on the port must still list. Checks the
@@ -162,6 +184,7 @@ fn keep_findings_visible(
                 f.package,
                 f.edition,
             )
+            .in_scope(f.scope.clone())
         })
         .collect();
     let (rechecked, _) =
@@ -421,6 +444,10 @@ fn rewrite_sources_parsed(
                 .map(|(file_id, ((outcome, (file, doc)), reuse))| {
                     let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
                     ctx.changes = std::mem::take(doc);
+                    if pass == 0 {
+                        // Findings only: the first pass's are the file's.
+                        ctx.changes.extend(includes::computed_path_findings(file));
+                    }
                     rewrite_file(pass, ctx, rules, file, outcome, reuse, keep)
                 })
                 .collect::<Result<_, Error>>()
@@ -478,7 +505,8 @@ fn rewrite_sources_parsed(
                         original.clone(),
                         file.package,
                         file.edition,
-                    );
+                    )
+                    .in_scope(file.scope.clone());
                 }
             } else if let Some(text) = next.file {
                 current[file_id] = text;
@@ -572,8 +600,15 @@ struct Rewritten {
     /// The rewritten file, parsed (`parsed`).
     file: Option<SourceFile>,
     /// What the rewritten file keeps of the file the pass read: path, display name, package,
-    /// edition.
-    read: Option<(PathBuf, String, usize, ra_ap_syntax::Edition)>,
+    /// edition, scope.
+    #[allow(clippy::type_complexity)]
+    read: Option<(
+        PathBuf,
+        String,
+        usize,
+        ra_ap_syntax::Edition,
+        Option<std::sync::Arc<Path>>,
+    )>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
     /// The items of the tree the pass read that the parse of the rewritten text reuses (found
@@ -665,6 +700,7 @@ fn rewrite_file(
             file.display.clone(),
             file.package,
             file.edition,
+            file.scope.clone(),
         )),
         edits: applied,
         untouched: source::Untouched::default(),
@@ -677,18 +713,21 @@ impl Rewritten {
     /// With the rewritten text parsed, for the next pass (the costly part of a pass that
     /// changed a file, left out when `--check` needs no next pass).
     fn parsed(mut self) -> Self {
-        if let (Some(text), Some((path, display, package, edition))) =
+        if let (Some(text), Some((path, display, package, edition, scope))) =
             (self.text.take(), self.read.take())
         {
-            self.file = Some(SourceFile::from_edited_text(
-                path,
-                display,
-                text,
-                package,
-                edition,
-                std::mem::take(&mut self.untouched),
-                &self.edits,
-            ));
+            self.file = Some(
+                SourceFile::from_edited_text(
+                    path,
+                    display,
+                    text,
+                    package,
+                    edition,
+                    std::mem::take(&mut self.untouched),
+                    &self.edits,
+                )
+                .in_scope(scope),
+            );
         }
         self
     }
