@@ -6,9 +6,11 @@
 //! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`doc_tests`]
 //! (doc-comment code blocks, ported as files of their own), `dangling` (after the fixed point:
 //! uses of a removed backend parameter no rule rewrote), [`suppress`] (allow comments),
-//! [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
+//! [`manifest`] (Cargo.toml; [`burn_patches`] for `[patch]` entries of Burn crates),
+//! [`lockfile`] (Cargo.lock), [`write`] (the
 //! transactional `--apply`).
 
+pub mod burn_patches;
 mod dangling;
 pub mod discover;
 pub mod doc_tests;
@@ -114,6 +116,7 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
     write::keep_inside(&mut report);
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
+    burn_patch_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
     if output == Output::Findings {
         // The findings are all `--check` wanted of the trees. Dropped, they would go to
@@ -325,6 +328,7 @@ fn marker_findings(report: &mut Report, rules: &RuleSet) {
                     rule: marker.rule,
                     fixable: false,
                     key: key.clone(),
+                    span: None,
                     message: marker.message.clone(),
                 });
             }
@@ -350,7 +354,48 @@ fn old_burn_dependency_findings(report: &mut Report, workspace: &Workspace) {
             rule: RuleId::CargoOldBurnDependency.into(),
             fixable: false,
             key: dependency.krate.clone(),
+            span: None,
             message: old_burn_deps::message(&dependency),
+        });
+    }
+}
+
+/// `[patch]` entries that put a fork of Burn 0.21 in place of a Burn crate (`burn_patches`),
+/// in the workspace root's manifest and in the cargo configuration at the root, each a
+/// finding at its key. A configuration file with such entries joins the report as a file the
+/// port does not change.
+fn burn_patch_findings(report: &mut Report, workspace: &Workspace) {
+    let lock = std::fs::read_to_string(workspace.root.join("Cargo.lock")).ok();
+    let finding = |patch: burn_patches::BurnPatch| ManifestChange {
+        rule: RuleId::CargoBurnPatch.into(),
+        fixable: false,
+        key: patch.key,
+        span: Some(patch.span),
+        message: patch.message,
+    };
+    if let Some(root) = (report.manifests.iter_mut()).find(|m| m.path == workspace.root_manifest) {
+        let base = workspace.root.as_path();
+        let found = burn_patches::find(&root.original, base, lock.as_deref());
+        root.changes.extend(found.into_iter().map(finding));
+    }
+    // Cargo resolves the paths of a configuration's `[patch]` from the directory that holds
+    // `.cargo/`; `config` is the name before `config.toml`, still read.
+    for name in [".cargo/config.toml", ".cargo/config"] {
+        let path = workspace.root.join(name);
+        let Ok(original) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let found = burn_patches::find(&original, &workspace.root, lock.as_deref());
+        if found.is_empty() {
+            continue;
+        }
+        report.manifests.push(ManifestOutcome {
+            path,
+            display: name.to_string(),
+            migrated: original.clone(),
+            original,
+            changes: found.into_iter().map(finding).collect(),
+            error: None,
         });
     }
 }
@@ -1021,6 +1066,7 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
                 rule: RuleId::CargoRustVersion.into(),
                 fixable: true,
                 key: "channel".to_string(),
+                span: None,
                 message: format!(
                     "Burn 0.22 needs Rust {}.{}; the toolchain file pinned {old}",
                     manifest::MIN_RUST.0,
@@ -1071,6 +1117,7 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
             rule: RuleId::CargoDeviceFeatures.into(),
             fixable: false,
             key: "burn".to_string(),
+            span: None,
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
         });
     }

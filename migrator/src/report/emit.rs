@@ -11,6 +11,7 @@ use codespan_reporting::term::{self};
 use ra_ap_syntax::TextRange;
 
 use crate::edit::Change;
+use crate::migrate::manifest::ManifestChange;
 use crate::migrate::{is_applied, FileOutcome, Report};
 use crate::rules::RuleSet;
 use crate::util::lines::{line_column, LineIndex};
@@ -181,7 +182,7 @@ pub fn diagnostics(
     for manifest in &report.manifests {
         let source = SimpleFile::new(manifest.display.as_str(), manifest.original.as_str());
         for change in &manifest.changes {
-            let range = key_range(&manifest.original, &change.key);
+            let range = change_range(&manifest.original, change);
             let diagnostic = finding(
                 range,
                 change.rule.as_str(),
@@ -248,6 +249,11 @@ fn finding(
             usize::from(range.start())..usize::from(range.end()),
         )])
         .with_notes(vec![hint, fix])
+}
+
+/// Where a manifest change is: its own span, or the line of its key.
+pub(crate) fn change_range(text: &str, change: &ManifestChange) -> TextRange {
+    change.span.unwrap_or_else(|| key_range(text, &change.key))
 }
 
 /// The span of a dependency key in a manifest, for diagnostics about it.
@@ -317,7 +323,7 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
         }
         let index = LineIndex::new(&manifest.original);
         for change in manifest.changes.iter().filter(|c| !c.fixable) {
-            let range = key_range(&manifest.original, &change.key);
+            let range = change_range(&manifest.original, change);
             let (line, column) = line_col(&index, &manifest.original, range.start().into());
             lines.push(format!(
                 "{}:{line}:{column}: {}: {}",
