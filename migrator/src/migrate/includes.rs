@@ -218,7 +218,7 @@ pub fn followable(
 ) -> Result<(), String> {
     if !target.is_file() {
         return Err(format!(
-            "`include!(\"{literal}\")` names no file ({} is not one): if the build creates it, port the code that writes it; otherwise fix the path and run burn-migrate again",
+            "`include!(\"{literal}\")` names no file (there is none at {}): if the build creates it, port the code that writes it; otherwise fix the path and run burn-migrate again",
             target.strip_prefix(root).unwrap_or(target).display()
         ));
     }
