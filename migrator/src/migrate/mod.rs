@@ -2,13 +2,12 @@
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
 //! Stages, one module each: [`discover`] (cargo metadata, module files; [`includes`] for the
-//! files `include!` pulls in), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`doc_tests`]
-//! (doc-comment code blocks, ported as files of their own), `dangling` (after the fixed point:
-//! uses of a removed backend parameter no rule rewrote), [`suppress`] (allow comments),
-//! [`manifest`] (Cargo.toml; [`burn_patches`] for `[patch]` entries of Burn crates),
-//! [`lockfile`] (Cargo.lock), [`write`] (the
-//! transactional `--apply`).
+//! files `include!` pulls in), [`source`] (lossless parsing), [`index`] (workspace-wide
+//! facts), [`transforms`] (rules to edits), [`doc_tests`] (doc-comment code blocks, ported as
+//! files of their own), `dangling` (after the fixed point: uses of a removed backend parameter
+//! no rule rewrote), [`suppress`] (allow comments), [`manifest`] (Cargo.toml;
+//! [`burn_patches`] for `[patch]` entries of Burn crates), [`lockfile`] (Cargo.lock),
+//! [`write`] (the transactional `--apply`).
 
 pub mod burn_patches;
 mod dangling;
@@ -490,7 +489,7 @@ fn rewrite_sources_parsed(
                     let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
                     ctx.changes = std::mem::take(doc);
                     if pass == 0 {
-                        // Findings only: the first pass's are the file's.
+                        // Findings, no edits: a file's findings are its first pass's.
                         ctx.changes.extend(includes::computed_path_findings(file));
                     }
                     rewrite_file(pass, ctx, rules, file, outcome, reuse, keep)
