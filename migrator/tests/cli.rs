@@ -731,3 +731,89 @@ fn apply_lists_what_is_left_where_the_written_file_has_it() {
     assert_eq!(listed.len(), 2, "{stderr}");
     assert_eq!(listed, after, "{stderr}");
 }
+
+/// A `[patch]` that puts a fork of Burn 0.21 in place of a Burn crate (renamed with `package`
+/// too) is a manual finding at its key: in the root manifest, at the patch and not at the
+/// dependency of the same name above it, and in `.cargo/config.toml`. It stays once the
+/// project is on 0.22, until the fork is. A patch of another crate, or of a crate of the
+/// project's whose name starts with `burn`, is none.
+#[test]
+fn burn_patches_are_findings_at_their_key_until_the_fork_is_on_0_22() {
+    let manifest = |burn: &str, features: &str| {
+        format!(
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = {{ version = \"{burn}\", features = [\"{features}\"] }}\nburn-core = \"{burn}\"\nserde = \"1\"\n\n[patch.crates-io]\nserde = {{ path = \"patches/serde\" }}\nburn-core = {{ path = \"patches/burn-core\" }}\nburnish = {{ path = \"patches/burnish\" }}\nnn-fork = {{ path = \"patches/nn\", package = \"burn-nn\" }}\n"
+        )
+    };
+    let dir = project(GENERIC_MAIN);
+    let root = dir.path();
+    write(
+        &root.join("Cargo.toml"),
+        manifest("0.21.0", "ndarray").as_bytes(),
+    );
+    let fork = |dir: &str, name: &str, version: &str| {
+        write(
+            &root.join(dir).join("Cargo.toml"),
+            format!("[package]\nname = \"{name}\"\nversion = \"{version}\"\nedition = \"2021\"\n")
+                .as_bytes(),
+        );
+    };
+    fork("patches/burn-core", "burn-core", "0.21.0");
+    fork("patches/nn", "burn-nn", "0.21.0");
+    fork("patches/burn-tensor", "burn-tensor", "0.21.0");
+    fork("patches/serde", "serde", "1.0.0");
+    fork("patches/burnish", "burnish", "0.21.0");
+    write(
+        &root.join(".cargo/config.toml"),
+        b"[patch.crates-io]\nburn-tensor = { path = \"patches/burn-tensor\" }\n",
+    );
+    let patch_findings = || -> Vec<(String, u64, u64)> {
+        let json: serde_json::Value =
+            serde_json::from_str(&findings_of(&["--check", "--format", "json"], root)).unwrap();
+        (json.as_array().unwrap().iter())
+            .filter(|f| f["rule"] == RuleId::CargoBurnPatch.as_str())
+            .map(|f| {
+                let at = |k: &str| f[k].as_u64().unwrap();
+                (
+                    f["file"].as_str().unwrap().to_string(),
+                    at("line"),
+                    at("column"),
+                )
+            })
+            .collect()
+    };
+    let old_forks = vec![
+        (".cargo/config.toml".to_string(), 2, 1),
+        ("Cargo.toml".to_string(), 13, 1),
+        ("Cargo.toml".to_string(), 15, 1),
+    ];
+    assert_eq!(patch_findings(), old_forks);
+    let out = burn_migrate(&["--check"], root);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the fork is burn-core 0.21.0") && stderr.contains("or drop the patch"),
+        "{stderr}"
+    );
+
+    // On 0.22, with forks of 0.21: the patches still do nothing.
+    write(
+        &root.join("Cargo.toml"),
+        manifest("0.22.0", "flex").as_bytes(),
+    );
+    write(
+        &root.join("src/main.rs"),
+        b"use burn::prelude::*;\n\nfn double(x: Tensor<1>) -> Tensor<1> {\n    x.mul_scalar(2.0)\n}\n\nfn main() {}\n",
+    );
+    assert_eq!(patch_findings(), old_forks);
+
+    // The forks on 0.22: nothing left.
+    fork("patches/burn-core", "burn-core", "0.22.1");
+    fork("patches/nn", "burn-nn", "0.22.1");
+    fork("patches/burn-tensor", "burn-tensor", "0.22.1");
+    let out = burn_migrate(&["--check"], root);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1,14 +1,17 @@
 //! The discover stage: which packages of a workspace use Burn, and which source files belong
-//! to their targets (found by following `mod` declarations from each target root, so code
-//! behind `#[cfg]` and features is included: it is text, not configuration).
+//! to their targets (found by following `mod` declarations and `include!` calls from each
+//! target root, so code behind `#[cfg]` and features is included: it is text, not
+//! configuration).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use cargo_metadata::MetadataCommand;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::migrate::includes::{self, Position, Target, Unfollowed};
 use crate::migrate::source::{edition_of, module_declarations, SourceFile};
 use crate::rules::framework::is_burn_crate_name;
 use crate::util::files::Canonical;
@@ -35,6 +38,11 @@ pub struct Workspace {
     pub files: Vec<SourceFile>,
     /// Module declarations whose file could not be found, as (declaring file, module name).
     pub missing_modules: Vec<(String, String)>,
+    /// `include!` calls whose file is not ported (missing, outside the project, an expression
+    /// burn-migrate cannot port), as (path of the file with the call, why): findings at the
+    /// call. Calls whose path only the build knows are the rewrite's findings
+    /// (`includes::computed_path_findings`): they need no disk.
+    pub unfollowed_includes: Vec<(PathBuf, Unfollowed)>,
     /// Set when the workspace's pinned toolchain could not run cargo and another was used.
     pub toolchain_note: Option<String>,
 }
@@ -171,6 +179,7 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
         packages: Vec::new(),
         files: Vec::new(),
         missing_modules: Vec::new(),
+        unfollowed_includes: Vec::new(),
         toolchain_note,
     };
     let mut targets: Vec<Visit> = Vec::new();
@@ -214,48 +223,66 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
             // A target root resolves `mod foo;` next to itself, whatever its file name.
             targets.push(Visit {
                 file: target.src_path.clone().into(),
-                is_crate_root: true,
+                owns_directory: true,
                 package: index,
                 edition,
+                scope: None,
             });
         }
     }
     let canonical = Canonical::default();
-    let mut read = read_module_trees(&root, &targets, &canonical);
+    let reader = Reader {
+        inside: root.canonicalize().unwrap_or_else(|_| root.clone()),
+        root,
+        canonical,
+    };
+    let mut read = read_module_trees(&reader, &targets);
     let mut seen = BTreeSet::new();
     for target in &targets {
-        assemble(&mut workspace, target, &mut read, &mut seen, &canonical)?;
+        assemble(&mut workspace, target, &mut read, &mut seen, &reader)?;
     }
     Ok(workspace)
 }
 
-/// A module file as reached from its parent (or as a target root): the same file reached
-/// in another way resolves its own `mod` declarations differently.
+/// What reading module files needs to know of the workspace.
+struct Reader {
+    /// The workspace root, as cargo gave it: displayed paths are relative to it.
+    root: PathBuf,
+    /// The workspace root with links resolved: an included file must be inside it.
+    inside: PathBuf,
+    canonical: Canonical,
+}
+
+/// A module file as reached from its parent (or as a target root, or through `include!`): the
+/// same file reached in another way resolves its own `mod` declarations differently.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Visit {
     file: PathBuf,
-    is_crate_root: bool,
+    /// `mod foo;` resolves next to the file (a target root, a `mod.rs`, an included file), not
+    /// in a directory named after it.
+    owns_directory: bool,
     package: usize,
     edition: ra_ap_syntax::Edition,
+    /// For an included file, whose names it shares (`SourceFile::scope`).
+    scope: Option<Arc<Path>>,
 }
 
-/// A module file, read and parsed, with the modules it declares: the file each declaration
-/// resolved to, or the name of one that has none.
+/// A module file, read and parsed, with the files it pulls in: the file each `mod`
+/// declaration resolved to (or the name of one that has none) and each `include!` it follows;
+/// and the `include!` calls it cannot follow.
 struct ReadModule {
     source: Result<SourceFile, Error>,
     children: Vec<Result<Visit, String>>,
+    unfollowed: Vec<Unfollowed>,
 }
 
-/// Reads and parses every module file reachable from `targets` through `mod` declarations,
-/// in parallel level by level (which files come next depends on the declarations found).
+/// Reads and parses every module file reachable from `targets` through `mod` declarations
+/// and `include!` calls, in parallel level by level (which files come next depends on the
+/// declarations found).
 /// A file is read once, under the first way a level reaches it (a symlink loop through `mod`
 /// reaches one file under ever longer paths); `assemble` reads what module order reaches
 /// in another way.
-fn read_module_trees(
-    root: &Path,
-    targets: &[Visit],
-    canonical: &Canonical,
-) -> HashMap<Visit, ReadModule> {
+fn read_module_trees(reader: &Reader, targets: &[Visit]) -> HashMap<Visit, ReadModule> {
     let mut read: HashMap<Visit, ReadModule> = HashMap::new();
     let mut canonical_seen: HashSet<PathBuf> = HashSet::new();
     let mut level: Vec<Visit> = targets.to_vec();
@@ -263,8 +290,8 @@ fn read_module_trees(
         let found: Vec<(PathBuf, Visit, ReadModule)> = level
             .into_par_iter()
             .map(|visit| {
-                let canonical = canonical_or_as_is(canonical, &visit.file);
-                let module = read_module(root, &visit);
+                let canonical = canonical_or_as_is(&reader.canonical, &visit.file);
+                let module = read_module(reader, &visit);
                 (canonical, visit, module)
             })
             .collect();
@@ -287,29 +314,30 @@ fn canonical_or_as_is(canonical: &Canonical, file: &Path) -> PathBuf {
     canonical.of(file).unwrap_or_else(|_| file.to_path_buf())
 }
 
-fn read_module(root: &Path, visit: &Visit) -> ReadModule {
+fn read_module(reader: &Reader, visit: &Visit) -> ReadModule {
     let file = &visit.file;
     let display = file
-        .strip_prefix(root)
+        .strip_prefix(&reader.root)
         .unwrap_or(file)
         .to_string_lossy()
         .replace('\\', "/");
     let source = match SourceFile::read(file, display, visit.package, visit.edition) {
-        Ok(source) => source,
+        Ok(source) => source.in_scope(visit.scope.clone()),
         Err(e) => {
             return ReadModule {
                 source: Err(e),
                 children: Vec::new(),
+                unfollowed: Vec::new(),
             }
         }
     };
-    let owns_directory = file.file_name().is_some_and(|n| n == "mod.rs") || visit.is_crate_root;
+    let owns_directory = file.file_name().is_some_and(|n| n == "mod.rs") || visit.owns_directory;
     let base = match (owns_directory, file.parent()) {
         (true, Some(dir)) => dir.to_path_buf(),
         (false, Some(dir)) => dir.join(file.file_stem().unwrap_or_default()),
         (_, None) => PathBuf::new(),
     };
-    let children = module_declarations(&source.tree())
+    let mut children: Vec<Result<Visit, String>> = module_declarations(&source.tree())
         .into_iter()
         .map(|decl| {
             let mut dir = base.clone();
@@ -329,16 +357,64 @@ fn read_module(root: &Path, visit: &Visit) -> ReadModule {
             match candidates.into_iter().find(|c| c.is_file()) {
                 Some(found) => Ok(Visit {
                     file: found,
-                    is_crate_root: false,
+                    owns_directory: false,
+                    scope: None,
                     ..visit.clone()
                 }),
                 None => Err(decl.name),
             }
         })
         .collect();
+    let mut unfollowed = Vec::new();
+    for call in includes::calls(&source) {
+        // A path only the build knows is the rewrite's finding: it needs no disk.
+        let Target::Literal(literal) = &call.target else {
+            continue;
+        };
+        let target = includes::resolve(file, literal, &reader.canonical);
+        if let Err(message) = includes::followable(
+            &target,
+            literal,
+            (&reader.root, &reader.inside),
+            &reader.canonical,
+        ) {
+            unfollowed.push(Unfollowed {
+                range: call.range,
+                message,
+            });
+            continue;
+        }
+        if call.position == Position::Expression {
+            match includes::expression_file(&target, visit.edition) {
+                includes::ExpressionFile::Items => {}
+                includes::ExpressionFile::NoBurn => continue,
+                includes::ExpressionFile::Burn => {
+                    unfollowed.push(Unfollowed {
+                        range: call.range,
+                        message: includes::expression_message(literal),
+                    });
+                    continue;
+                }
+            }
+        }
+        // rustc resolves `mod` declarations of an included file next to it; the file is
+        // pasted into the includer, whose names it sees (and the includer its).
+        children.push(Ok(Visit {
+            file: target,
+            owns_directory: true,
+            scope: Some(
+                visit
+                    .scope
+                    .clone()
+                    .unwrap_or_else(|| Arc::from(file.as_path())),
+            ),
+            ..visit.clone()
+        }));
+    }
     ReadModule {
         source: Ok(source),
         children,
+        unfollowed,
     }
 }
 
@@ -349,22 +425,29 @@ fn assemble(
     visit: &Visit,
     read: &mut HashMap<Visit, ReadModule>,
     seen: &mut BTreeSet<PathBuf>,
-    canonical: &Canonical,
+    reader: &Reader,
 ) -> Result<(), Error> {
     // Keyed by the canonical path: a module reached twice through symlinks (a loop through
-    // `mod`, or a link next to its target) is one file, read and rewritten once.
-    if !seen.insert(canonical_or_as_is(canonical, &visit.file)) {
+    // `mod`, or a link next to its target), or both declared and included, is one file, read
+    // and rewritten once.
+    if !seen.insert(canonical_or_as_is(&reader.canonical, &visit.file)) {
         return Ok(());
     }
     let module = read
         .remove(visit)
-        .unwrap_or_else(|| read_module(&workspace.root, visit));
+        .unwrap_or_else(|| read_module(reader, visit));
     let source = module.source?;
     let declaring = source.display.clone();
+    (workspace.unfollowed_includes).extend(
+        module
+            .unfollowed
+            .into_iter()
+            .map(|u| (source.path.clone(), u)),
+    );
     workspace.files.push(source);
     for child in module.children {
         match child {
-            Ok(child) => assemble(workspace, &child, read, seen, canonical)?,
+            Ok(child) => assemble(workspace, &child, read, seen, reader)?,
             Err(name) => workspace.missing_modules.push((declaring.clone(), name)),
         }
     }

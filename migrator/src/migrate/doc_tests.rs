@@ -37,6 +37,11 @@ const BURN_IDIOMS: &[&str] = &[
     "Flex",
 ];
 
+/// Whether Rust text mentions Burn (`BURN_IDIOMS`): what is worth porting or reporting.
+pub(crate) fn mentions_burn(text: &str) -> bool {
+    BURN_IDIOMS.iter().any(|idiom| text.contains(idiom))
+}
+
 /// Fence attributes of a doc test rustdoc compiles as Rust (anything else is left alone:
 /// `text`, `ignore`, `compile_fail`, other languages).
 const RUST_ATTRIBUTES: &[&str] = &[
@@ -138,8 +143,7 @@ pub fn block_comments_with_code(file: &SourceFile) -> Vec<TextRange> {
             let text = t.text();
             let doc = (text.starts_with("/**") && !text.starts_with("/***") && text != "/**/")
                 || text.starts_with("/*!");
-            doc && (text.contains("```") || text.contains("~~~"))
-                && BURN_IDIOMS.iter().any(|idiom| text.contains(idiom))
+            doc && (text.contains("```") || text.contains("~~~")) && mentions_burn(text)
         })
         .map(|t| t.text_range())
         .collect()
@@ -166,7 +170,7 @@ fn blocks_of_run(text: &str, run: &[(TextRange, &str)]) -> Vec<DocBlock> {
         let Some(close) = close else { break };
         if is_rust(info) {
             if let Some(block) = block(text, &run[i..=close], fence_indent) {
-                if BURN_IDIOMS.iter().any(|idiom| block.text.contains(idiom)) {
+                if mentions_burn(&block.text) {
                     out.push(block);
                 }
             }

@@ -4,6 +4,7 @@
 //! struct fields only existed to hold that parameter.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use ra_ap_syntax::ast::{self, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
 use ra_ap_syntax::{AstNode, NodeOrToken, SyntaxNode, TextRange};
@@ -261,6 +262,63 @@ struct FunctionFacts {
     param_device_owners: Vec<Option<String>>,
 }
 
+/// `include!` pastes a file into its includer (`SourceFile::scope`): each sees the other's
+/// imports and items, as one file would. The names of each such group are merged into every
+/// file of it; an item another file of the group defines is visible as if imported, so its
+/// backend aliases are found (`Index::alias`).
+fn share_included_names(files: &[SourceFile], names: &mut [FileNames]) {
+    if files.iter().all(|f| f.scope.is_none()) {
+        return;
+    }
+    let mut groups: HashMap<&Path, Vec<usize>> = HashMap::new();
+    for (i, file) in files.iter().enumerate() {
+        if let Some(scope) = &file.scope {
+            groups.entry(scope).or_default().push(i);
+        }
+    }
+    for (scope, mut members) in groups {
+        // The includer is the first file of that path: doc-test blocks, indexed after the
+        // workspace under their host's path, are files of their own.
+        if let Some(includer) = files
+            .iter()
+            .position(|f| f.scope.is_none() && *f.path == *scope)
+        {
+            members.push(includer);
+        }
+        let mut merged = FileNames::default();
+        for &i in &members {
+            merged.merge(&names[i]);
+        }
+        let shared = merged.local_items.iter().cloned().collect::<Vec<_>>();
+        merged.other_imports.extend(shared);
+        for &i in &members {
+            names[i] = merged.clone();
+        }
+    }
+}
+
+impl FileNames {
+    fn merge(&mut self, other: &FileNames) {
+        (self.backend_names).extend(
+            other
+                .backend_names
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        (self.burn_imports).extend(
+            other
+                .burn_imports
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        self.other_imports
+            .extend(other.other_imports.iter().cloned());
+        self.burn_glob |= other.burn_glob;
+        self.other_glob |= other.other_glob;
+        self.local_items.extend(other.local_items.iter().cloned());
+    }
+}
+
 /// A generic parameter found to be a backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BackendParam {
@@ -283,6 +341,7 @@ impl Index {
             .map(|f| file_facts(f.tree().syntax(), &index.backend_crates))
             .unzip();
         index.files = names;
+        share_included_names(files, &mut index.files);
         for names in &index.files {
             index.workspace_burn_imports.extend(
                 (names.burn_imports.iter()).map(|(local, burn)| (local.clone(), burn.clone())),

@@ -22,6 +22,10 @@ pub struct ManifestChange {
     pub fixable: bool,
     /// The dependency key the change is about, to locate it in the text.
     pub key: String,
+    /// Where the change is in the text, where `key` alone cannot say (a key that several
+    /// tables hold, as a `[patch]` entry and a dependency do): else the first line naming
+    /// `key` (`report::emit::key_range`).
+    pub span: Option<ra_ap_syntax::TextRange>,
     pub message: String,
 }
 
@@ -266,6 +270,7 @@ fn add_features(
             rule: add.rule,
             fixable: true,
             key: key.to_string(),
+            span: None,
             message: format!(
                 "the code uses `{}`, which needs Burn feature `{}` in 0.22",
                 add.when_path, add.feature
@@ -279,6 +284,7 @@ fn version_change(key: &str, target: &str) -> ManifestChange {
         rule: RuleId::CargoBurnVersion.into(),
         fixable: true,
         key: key.to_string(),
+        span: None,
         message: format!("`{key}` moves to {target}"),
     }
 }
@@ -346,6 +352,7 @@ fn map_feature_array(
                 rule: map.rule,
                 fixable: false,
                 key: key.to_string(),
+                span: None,
                 message: message.clone(),
             });
             i += 1;
@@ -366,6 +373,7 @@ fn map_feature_array(
                     rule: map.rule,
                     fixable: true,
                     key: key.to_string(),
+                    span: None,
                     message: format!("Burn feature `{name}` becomes `{to}`"),
                 });
                 i += 1;
@@ -376,6 +384,7 @@ fn map_feature_array(
                     rule: map.rule,
                     fixable: true,
                     key: key.to_string(),
+                    span: None,
                     message: match &map.to {
                         Some(to) => {
                             format!("Burn feature `{name}` is covered by `{to}`, already listed")
@@ -422,6 +431,7 @@ fn fold_backend_crates(
             rule: RuleId::CargoBackendCrates.into(),
             fixable: true,
             key: krate.to_string(),
+            span: None,
             message: match scope {
                 Scope::Package => format!("`{krate}` becomes the `{feature}` feature of `burn`"),
                 Scope::Workspace => format!(
@@ -614,6 +624,7 @@ fn rewrite_removed_references(
                 rule: RuleId::CargoBackendCrates.into(),
                 fixable,
                 key: feature_name.get().to_string(),
+                span: None,
                 message,
             });
             match replacement {
@@ -649,6 +660,7 @@ fn rewrite_removed_references(
             rule: RuleId::CargoBackendCrates.into(),
             fixable: true,
             key: removed.krate.clone(),
+            span: None,
             message: format!(
                 "the optional `{}` is now feature `{}` of `burn`; the package feature `{}` keeps turning it on",
                 removed.krate, removed.feature, removed.krate
@@ -722,6 +734,7 @@ fn raise_rust_version(root: &mut Table, table: &str, changes: &mut Vec<ManifestC
             rule: RuleId::CargoRustVersion.into(),
             fixable: true,
             key: "rust-version".to_string(),
+            span: None,
             message: format!("Burn 0.22 needs Rust {raised}; `rust-version` was {current}"),
         });
     }

@@ -1,17 +1,20 @@
 //! The migrate wing, and its driver: discover -> parse -> index -> rewrite (to a fixed point)
 //! -> validate. Produces a `Report`; printing it is the report wing's job.
 //!
-//! Stages, one module each: [`discover`] (cargo metadata, module files), [`source`] (lossless
-//! parsing), [`index`] (workspace-wide facts), [`transforms`] (rules to edits), [`doc_tests`]
-//! (doc-comment code blocks, ported as files of their own), `dangling` (after the fixed point:
-//! uses of a removed backend parameter no rule rewrote), [`suppress`] (allow comments),
-//! [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
-//! transactional `--apply`).
+//! Stages, one module each: [`discover`] (cargo metadata, module files; [`includes`] for the
+//! files `include!` pulls in), [`source`] (lossless parsing), [`index`] (workspace-wide
+//! facts), [`transforms`] (rules to edits), [`doc_tests`] (doc-comment code blocks, ported as
+//! files of their own), `dangling` (after the fixed point: uses of a removed backend parameter
+//! no rule rewrote), [`suppress`] (allow comments), [`manifest`] (Cargo.toml;
+//! [`burn_patches`] for `[patch]` entries of Burn crates), [`lockfile`] (Cargo.lock),
+//! [`write`] (the transactional `--apply`).
 
+pub mod burn_patches;
 mod dangling;
 pub mod discover;
 pub mod doc_tests;
 pub mod feature_refs;
+pub mod includes;
 pub mod index;
 pub mod lockfile;
 pub mod manifest;
@@ -121,6 +124,7 @@ pub fn run_on(
     write::keep_inside(&mut report);
     device_feature_findings(&mut report, rules);
     old_burn_dependency_findings(&mut report, &workspace);
+    burn_patch_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
     if output == Output::Findings {
         // The findings are all `--check` wanted of the trees. Dropped, they would go to
@@ -132,7 +136,73 @@ pub fn run_on(
             keep_findings_visible(&mut report, &workspace.files, ported, rules)
         })?;
     }
+    // After the markers: discover finds these again on the port (the call stays), so a marker
+    // would report them twice.
+    unfollowed_include_findings(&mut report, &mut workspace);
     Ok(report)
+}
+
+/// The `include!` calls discover could not follow (`includes`), each a finding at the call in
+/// the file that holds it, unless an allow comment there suppresses it.
+fn unfollowed_include_findings(report: &mut Report, workspace: &mut Workspace) {
+    for (path, unfollowed) in std::mem::take(&mut workspace.unfollowed_includes) {
+        let Some(outcome) = report.files.iter_mut().find(|f| f.path == path) else {
+            continue;
+        };
+        let finding = Change::manual(
+            unfollowed.range,
+            RuleId::IncludeUnfollowed,
+            &unfollowed.message,
+        );
+        let kept = suppress::apply(vec![finding], &mut outcome.suppressions);
+        // The call stays as it is: in the port's text, where its line went.
+        if let Some(found) = &mut outcome.port_findings {
+            let mut moved = kept.clone();
+            LinesMoved::new(&outcome.original, &outcome.migrated).apply(&mut moved);
+            found.extend(moved);
+            found.sort_by_key(|c| c.range.start());
+        }
+        outcome.changes.extend(kept);
+    }
+}
+
+/// Places in a text moved to the text an edit made of it, line by line: a site on a line the
+/// edit kept keeps its column and moves with its line (what markers and kept code need).
+struct LinesMoved<'a> {
+    old_lines: LineIndex,
+    new_lines: LineIndex,
+    map: Vec<usize>,
+    new: &'a str,
+}
+
+impl<'a> LinesMoved<'a> {
+    fn new(old: &str, new: &'a str) -> Self {
+        LinesMoved {
+            old_lines: LineIndex::new(old),
+            new_lines: LineIndex::new(new),
+            map: line_map(old, new),
+            new,
+        }
+    }
+
+    fn offset(&self, offset: ra_ap_syntax::TextSize) -> ra_ap_syntax::TextSize {
+        let offset = usize::from(offset);
+        let line = self.old_lines.line(offset);
+        let column = offset - self.old_lines.line_start(offset);
+        let start = (self.map.get(line)).and_then(|l| self.new_lines.start_of_line(*l));
+        let at = start.map_or(offset, |s| s + column).min(self.new.len());
+        ra_ap_syntax::TextSize::try_from(at).unwrap_or_default()
+    }
+
+    fn apply(&self, changes: &mut [Change]) {
+        for change in changes {
+            let (start, end) = (
+                self.offset(change.range.start()),
+                self.offset(change.range.end()),
+            );
+            change.range = TextRange::new(start, end.max(start));
+        }
+    }
 }
 
 /// What `--apply` leaves for a person, `--check` on the port must still list. Checks the
@@ -171,6 +241,7 @@ fn keep_findings_visible(
                 f.package,
                 f.edition,
             )
+            .in_scope(f.scope.clone())
         })
         .collect();
     let (rechecked, _) =
@@ -202,21 +273,8 @@ fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet
         .cloned()
         .collect();
     if checked != written {
-        // Markers add whole lines: a site keeps its column and moves down with its line.
-        let (old_lines, new_lines) = (LineIndex::new(checked), LineIndex::new(written));
-        let map = line_map(checked, written);
-        let moved = |offset: ra_ap_syntax::TextSize| {
-            let offset = usize::from(offset);
-            let line = old_lines.line(offset);
-            let column = offset - old_lines.line_start(offset);
-            let start = map.get(line).and_then(|l| new_lines.start_of_line(*l));
-            let at = start.map_or(offset, |s| s + column).min(written.len());
-            ra_ap_syntax::TextSize::try_from(at).unwrap_or_default()
-        };
-        for change in &mut out {
-            let (start, end) = (moved(change.range.start()), moved(change.range.end()));
-            change.range = TextRange::new(start, end.max(start));
-        }
+        // Markers add whole lines.
+        LinesMoved::new(checked, written).apply(&mut out);
     }
     for marker in markers::find(written, "//", rules) {
         for _ in 0..marker.count {
@@ -355,6 +413,7 @@ fn marker_findings(report: &mut Report, rules: &RuleSet) {
                     rule: marker.rule,
                     fixable: false,
                     key: key.clone(),
+                    span: None,
                     message: marker.message.clone(),
                 });
             }
@@ -380,7 +439,48 @@ fn old_burn_dependency_findings(report: &mut Report, workspace: &Workspace) {
             rule: RuleId::CargoOldBurnDependency.into(),
             fixable: false,
             key: dependency.krate.clone(),
+            span: None,
             message: old_burn_deps::message(&dependency),
+        });
+    }
+}
+
+/// `[patch]` entries that put a fork of Burn 0.21 in place of a Burn crate (`burn_patches`),
+/// in the workspace root's manifest and in the cargo configuration at the root, each a
+/// finding at its key. A configuration file with such entries joins the report as a file the
+/// port does not change.
+fn burn_patch_findings(report: &mut Report, workspace: &Workspace) {
+    let lock = std::fs::read_to_string(workspace.root.join("Cargo.lock")).ok();
+    let finding = |patch: burn_patches::BurnPatch| ManifestChange {
+        rule: RuleId::CargoBurnPatch.into(),
+        fixable: false,
+        key: patch.key,
+        span: Some(patch.span),
+        message: patch.message,
+    };
+    if let Some(root) = (report.manifests.iter_mut()).find(|m| m.path == workspace.root_manifest) {
+        let base = workspace.root.as_path();
+        let found = burn_patches::find(&root.original, base, lock.as_deref());
+        root.changes.extend(found.into_iter().map(finding));
+    }
+    // Cargo resolves the paths of a configuration's `[patch]` from the directory that holds
+    // `.cargo/`; `config` is the name before `config.toml`, still read.
+    for name in [".cargo/config.toml", ".cargo/config"] {
+        let path = workspace.root.join(name);
+        let Ok(original) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let found = burn_patches::find(&original, &workspace.root, lock.as_deref());
+        if found.is_empty() {
+            continue;
+        }
+        report.manifests.push(ManifestOutcome {
+            path,
+            display: name.to_string(),
+            migrated: original.clone(),
+            original,
+            changes: found.into_iter().map(finding).collect(),
+            error: None,
         });
     }
 }
@@ -474,6 +574,10 @@ fn rewrite_sources_parsed(
                 .map(|(file_id, ((outcome, (file, doc)), reuse))| {
                     let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
                     ctx.changes = std::mem::take(doc);
+                    if pass == 0 {
+                        // Findings, no edits: a file's findings are its first pass's.
+                        ctx.changes.extend(includes::computed_path_findings(file));
+                    }
                     rewrite_file(pass, ctx, rules, file, outcome, reuse, keep)
                 })
                 .collect::<Result<_, Error>>()
@@ -531,7 +635,8 @@ fn rewrite_sources_parsed(
                         original.clone(),
                         file.package,
                         file.edition,
-                    );
+                    )
+                    .in_scope(file.scope.clone());
                 }
             } else if let Some(text) = next.file {
                 current[file_id] = text;
@@ -626,8 +731,15 @@ struct Rewritten {
     /// The rewritten file, parsed (`parsed`).
     file: Option<SourceFile>,
     /// What the rewritten file keeps of the file the pass read: path, display name, package,
-    /// edition.
-    read: Option<(PathBuf, String, usize, ra_ap_syntax::Edition)>,
+    /// edition, scope.
+    #[allow(clippy::type_complexity)]
+    read: Option<(
+        PathBuf,
+        String,
+        usize,
+        ra_ap_syntax::Edition,
+        Option<std::sync::Arc<Path>>,
+    )>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
     /// The items of the tree the pass read that the parse of the rewritten text reuses (found
@@ -719,6 +831,7 @@ fn rewrite_file(
             file.display.clone(),
             file.package,
             file.edition,
+            file.scope.clone(),
         )),
         edits: applied,
         untouched: source::Untouched::default(),
@@ -731,18 +844,21 @@ impl Rewritten {
     /// With the rewritten text parsed, for the next pass (the costly part of a pass that
     /// changed a file, left out when `--check` needs no next pass).
     fn parsed(mut self) -> Self {
-        if let (Some(text), Some((path, display, package, edition))) =
+        if let (Some(text), Some((path, display, package, edition, scope))) =
             (self.text.take(), self.read.take())
         {
-            self.file = Some(SourceFile::from_edited_text(
-                path,
-                display,
-                text,
-                package,
-                edition,
-                std::mem::take(&mut self.untouched),
-                &self.edits,
-            ));
+            self.file = Some(
+                SourceFile::from_edited_text(
+                    path,
+                    display,
+                    text,
+                    package,
+                    edition,
+                    std::mem::take(&mut self.untouched),
+                    &self.edits,
+                )
+                .in_scope(scope),
+            );
         }
         self
     }
@@ -1036,6 +1152,7 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
                 rule: RuleId::CargoRustVersion.into(),
                 fixable: true,
                 key: "channel".to_string(),
+                span: None,
                 message: format!(
                     "Burn 0.22 needs Rust {}.{}; the toolchain file pinned {old}",
                     manifest::MIN_RUST.0,
@@ -1086,6 +1203,7 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
             rule: RuleId::CargoDeviceFeatures.into(),
             fixable: false,
             key: "burn".to_string(),
+            span: None,
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
         });
     }

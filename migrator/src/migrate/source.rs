@@ -30,6 +30,9 @@ pub struct SourceFile {
     green: Option<GreenNode>,
     /// Number of syntax errors the file had before any edit: a rewrite may not add any.
     pub syntax_errors: usize,
+    /// For a file `include!` pastes into another: the path of the file whose names it shares
+    /// (the includer, or the file that includes that one). `None` for a file of its own.
+    pub scope: Option<std::sync::Arc<Path>>,
 }
 
 impl SourceFile {
@@ -75,6 +78,7 @@ impl SourceFile {
                 edition,
                 green: Some(green),
                 syntax_errors: 0,
+                scope: None,
             },
             None => Self::from_text(path, display, text, package, edition),
         }
@@ -107,7 +111,15 @@ impl SourceFile {
             edition,
             green: Some(green),
             syntax_errors,
+            scope: None,
         }
+    }
+
+    /// The same file, sharing the names of `scope` (see `SourceFile::scope`): what a copy of
+    /// a file made from its text keeps of the original.
+    pub fn in_scope(mut self, scope: Option<std::sync::Arc<Path>>) -> Self {
+        self.scope = scope;
+        self
     }
 
     /// The syntax tree rules work on: the file's own, except that the arguments of std's

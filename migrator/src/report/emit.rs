@@ -11,6 +11,7 @@ use codespan_reporting::term::{self};
 use ra_ap_syntax::TextRange;
 
 use crate::edit::Change;
+use crate::migrate::manifest::ManifestChange;
 use crate::migrate::{is_applied, FileOutcome, Report};
 use crate::rules::RuleSet;
 use crate::util::lines::{line_column, LineIndex};
@@ -181,7 +182,7 @@ pub fn diagnostics(
     for manifest in &report.manifests {
         let source = SimpleFile::new(manifest.display.as_str(), manifest.original.as_str());
         for change in &manifest.changes {
-            let range = key_range(&manifest.original, &change.key);
+            let range = change_range(&manifest.original, change);
             let diagnostic = finding(
                 range,
                 change.rule.as_str(),
@@ -248,6 +249,11 @@ fn finding(
             usize::from(range.start())..usize::from(range.end()),
         )])
         .with_notes(vec![hint, fix])
+}
+
+/// Where a manifest change is: its own span, or the line of its key.
+pub(crate) fn change_range(text: &str, change: &ManifestChange) -> TextRange {
+    change.span.unwrap_or_else(|| key_range(text, &change.key))
 }
 
 /// The span of a dependency key in a manifest, for diagnostics about it.
@@ -334,12 +340,18 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
             LineIndex::new(&manifest.migrated),
         );
         for change in manifest.changes.iter().filter(|c| !c.fixable) {
+            // A finding with its own span (a `[patch]` entry) is placed by it in the text as
+            // read; one about a key, where the written manifest has the key.
             let written = key_range(&manifest.migrated, &change.key);
-            let (index, text, range) = if written != TextRange::default() {
-                (&new_index, &manifest.migrated, written)
-            } else {
-                let range = key_range(&manifest.original, &change.key);
-                (&old_index, &manifest.original, range)
+            let (index, text, range) = match change.span {
+                None if written != TextRange::default() => {
+                    (&new_index, &manifest.migrated, written)
+                }
+                _ => (
+                    &old_index,
+                    &manifest.original,
+                    change_range(&manifest.original, change),
+                ),
             };
             let (line, column) = line_col(index, text, range.start().into());
             lines.push(format!(

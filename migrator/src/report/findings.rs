@@ -109,7 +109,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
         let hunks = line_edits(text, &manifest.migrated);
         for change in &manifest.changes {
             let rule = change.rule.to_string();
-            let range = super::emit::key_range(text, &change.key);
+            let range = super::emit::change_range(text, change);
             let fix = change.fixable.then(|| {
                 let line = position(&lines, text, range.start().into()).line;
                 let near: Vec<Edit> = hunks
