@@ -4,11 +4,13 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use cargo_metadata::MetadataCommand;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::migrate::crate_names::DependencyNames;
 use crate::migrate::source::{edition_of, module_declarations, SourceFile};
 use crate::rules::framework::is_burn_crate_name;
 use crate::util::files::Canonical;
@@ -24,6 +26,12 @@ pub struct Package {
     pub dependencies: Vec<String>,
     /// Direct dependencies on a local path, as (dependency key, directory).
     pub path_dependencies: Vec<(String, PathBuf)>,
+    /// Dependencies under a key other than their package's name (cargo metadata's
+    /// `rename`, from any table: target-specific, dev, inherited from the workspace), as
+    /// (key, package): `nn = { package = "burn" }` is `("nn", "burn")`.
+    pub renamed_dependencies: Vec<(String, String)>,
+    /// How the package's code names Burn's crates, which each of its files carries.
+    pub dependency_names: Arc<DependencyNames>,
 }
 
 #[derive(Debug)]
@@ -173,6 +181,11 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
                     Some((key, d.path.clone()?.into()))
                 })
                 .collect(),
+            renamed_dependencies: renamed_dependencies(&package.dependencies),
+            dependency_names: Arc::new(DependencyNames::new(
+                (package.dependencies.iter())
+                    .map(|d| (d.rename.as_deref().unwrap_or(&d.name), d.name.as_str())),
+            )),
         });
         if !uses_burn {
             continue;
@@ -194,7 +207,24 @@ pub fn discover(path: &Path) -> Result<Workspace, Error> {
     for target in &targets {
         assemble(&mut workspace, target, &mut read, &mut seen, &canonical)?;
     }
+    for file in &mut workspace.files {
+        if let Some(package) = workspace.packages.get(file.package) {
+            file.dependency_names = package.dependency_names.clone();
+        }
+    }
     Ok(workspace)
+}
+
+/// The dependencies under a key other than their package's name, as (key, package), each
+/// once (a package may name one crate in several tables).
+fn renamed_dependencies(dependencies: &[cargo_metadata::Dependency]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = dependencies
+        .iter()
+        .filter_map(|d| Some((d.rename.clone()?, d.name.to_string())))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// A module file as reached from its parent (or as a target root): the same file reached

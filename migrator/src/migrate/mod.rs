@@ -8,6 +8,7 @@
 //! [`manifest`] (Cargo.toml), [`lockfile`] (Cargo.lock), [`write`] (the
 //! transactional `--apply`).
 
+pub mod crate_names;
 mod dangling;
 pub mod discover;
 pub mod doc_tests;
@@ -40,6 +41,9 @@ use discover::Workspace;
 use manifest::ManifestChange;
 use ra_ap_syntax::TextRange;
 use source::SourceFile;
+
+/// A file's package's names for Burn's crates (`SourceFile::dependency_names`).
+type DependencyNamesOf = std::sync::Arc<crate_names::DependencyNames>;
 use transforms::FileCtx;
 
 pub use outcome::{is_applied, FileOutcome, ManifestOutcome, Report};
@@ -162,6 +166,7 @@ fn keep_findings_visible(
                 f.package,
                 f.edition,
             )
+            .with_dependency_names(f.dependency_names.clone())
         })
         .collect();
     let (rechecked, _) =
@@ -478,7 +483,8 @@ fn rewrite_sources_parsed(
                         original.clone(),
                         file.package,
                         file.edition,
-                    );
+                    )
+                    .with_dependency_names(file.dependency_names.clone());
                 }
             } else if let Some(text) = next.file {
                 current[file_id] = text;
@@ -572,8 +578,14 @@ struct Rewritten {
     /// The rewritten file, parsed (`parsed`).
     file: Option<SourceFile>,
     /// What the rewritten file keeps of the file the pass read: path, display name, package,
-    /// edition.
-    read: Option<(PathBuf, String, usize, ra_ap_syntax::Edition)>,
+    /// edition, the package's names for Burn's crates.
+    read: Option<(
+        PathBuf,
+        String,
+        usize,
+        ra_ap_syntax::Edition,
+        DependencyNamesOf,
+    )>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
     /// The items of the tree the pass read that the parse of the rewritten text reuses (found
@@ -665,6 +677,7 @@ fn rewrite_file(
             file.display.clone(),
             file.package,
             file.edition,
+            file.dependency_names.clone(),
         )),
         edits: applied,
         untouched: source::Untouched::default(),
@@ -677,18 +690,21 @@ impl Rewritten {
     /// With the rewritten text parsed, for the next pass (the costly part of a pass that
     /// changed a file, left out when `--check` needs no next pass).
     fn parsed(mut self) -> Self {
-        if let (Some(text), Some((path, display, package, edition))) =
+        if let (Some(text), Some((path, display, package, edition, names))) =
             (self.text.take(), self.read.take())
         {
-            self.file = Some(SourceFile::from_edited_text(
-                path,
-                display,
-                text,
-                package,
-                edition,
-                std::mem::take(&mut self.untouched),
-                &self.edits,
-            ));
+            self.file = Some(
+                SourceFile::from_edited_text(
+                    path,
+                    display,
+                    text,
+                    package,
+                    edition,
+                    std::mem::take(&mut self.untouched),
+                    &self.edits,
+                )
+                .with_dependency_names(names),
+            );
         }
         self
     }
@@ -730,6 +746,7 @@ fn doc_test_changes(
             host.package,
             host.edition,
         )
+        .with_dependency_names(host.dependency_names.clone())
     };
     let mut blocks = Vec::new();
     let mut block_files = Vec::new();

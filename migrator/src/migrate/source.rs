@@ -30,6 +30,10 @@ pub struct SourceFile {
     green: Option<GreenNode>,
     /// Number of syntax errors the file had before any edit: a rewrite may not add any.
     pub syntax_errors: usize,
+    /// How the file's package names Burn's crates (`nn = { package = "burn" }`); plain
+    /// unless `with_dependency_names` says otherwise. A file rebuilt from another (a pass's
+    /// rewrite, a doc test) keeps its package's.
+    pub dependency_names: std::sync::Arc<crate::migrate::crate_names::DependencyNames>,
 }
 
 impl SourceFile {
@@ -75,6 +79,7 @@ impl SourceFile {
                 edition,
                 green: Some(green),
                 syntax_errors: 0,
+                dependency_names: Default::default(),
             },
             None => Self::from_text(path, display, text, package, edition),
         }
@@ -107,7 +112,17 @@ impl SourceFile {
             edition,
             green: Some(green),
             syntax_errors,
+            dependency_names: Default::default(),
         }
+    }
+
+    /// The file, in a package that names Burn's crates as `names` says.
+    pub fn with_dependency_names(
+        mut self,
+        names: std::sync::Arc<crate::migrate::crate_names::DependencyNames>,
+    ) -> Self {
+        self.dependency_names = names;
+        self
     }
 
     /// The syntax tree rules work on: the file's own, except that the arguments of std's

@@ -5,6 +5,7 @@ use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use crate::migrate::crate_names::CrateNames;
 use crate::util::syntax::segment_names;
 
 /// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
@@ -75,14 +76,16 @@ pub fn with_crate_paths(pattern: &str) -> Vec<String> {
 }
 
 /// Whether one of `trees` (a file's or an item's use trees) imports `name` by a leaf import,
-/// or by a glob of one of `globs`.
+/// or by a glob of one of `globs` (Burn's paths, which the file's imports are read as through
+/// `crates`).
 pub fn imports_name(
     mut trees: impl Iterator<Item = ast::UseTree>,
     name: &str,
     globs: &[&[&str]],
+    crates: &CrateNames,
 ) -> bool {
     trees.any(|tree| {
-        let full = full_use_path(&tree);
+        let full = crates.canonical(full_use_path(&tree));
         if tree.star_token().is_some() {
             return globs
                 .iter()
