@@ -114,7 +114,7 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
         .manifests
         .extend(rewrite_toolchain_files(&workspace.root));
     write::keep_inside(&mut report);
-    device_feature_findings(&mut report, rules);
+    device_feature_findings(&mut report, rules, &workspace);
     old_burn_dependency_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
     if output == Output::Findings {
@@ -867,6 +867,12 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<
 /// Whether code names `path` (`burn::train::RLTraining`): written out, or its last segment as
 /// a word in a file that names the module (`use burn::train::{RLTraining, ..}`).
 fn names_path(text: &str, path: &str) -> bool {
+    // `nd::`: a path through the crate the package calls `nd`, which a longer name ending
+    // in it (`and::`) is not.
+    if let Some(krate) = path.strip_suffix("::").filter(|k| !k.contains("::")) {
+        return crate::util::syntax::word_offsets(text, krate)
+            .any(|at| text[at + krate.len()..].starts_with("::"));
+    }
     if text.contains(path) {
         return true;
     }
@@ -929,20 +935,43 @@ fn rewrite_manifests(
                 .position(|p| p.manifest == path)
                 .filter(|_| !declares_workspace);
             let answers: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+            // A path of Burn's (`burn::optim`, or a crate: `burn_ndarray`) as each file
+            // writes it too (`nn::optim`, `nd::` where its package calls the crates so).
+            let names_in = |file: usize, needle: &str| {
+                let text = &sources[file].migrated;
+                if names_path(text, needle) {
+                    return true;
+                }
+                let krate = needle.split("::").next().unwrap_or(needle);
+                let rest = &needle[krate.len()..];
+                let names = &workspace.files[file].dependency_names;
+                (names.keys_of(krate).filter(|key| key != &krate)).any(|key| {
+                    let local = if rest.is_empty() {
+                        format!("{key}::")
+                    } else {
+                        format!("{key}{rest}")
+                    };
+                    names_path(text, &local)
+                })
+            };
             let code_uses = |needle: &str| {
                 *(answers.borrow_mut())
                     .entry(needle.to_string())
                     .or_insert_with(|| match package {
                         Some(p) => (files_of_package.get(p).into_iter().flatten())
-                            .any(|&f| names_path(&sources[f].migrated, needle)),
-                        None => sources.par_iter().any(|f| names_path(&f.migrated, needle)),
+                            .any(|&f| names_in(f, needle)),
+                        None => (0..sources.len())
+                            .into_par_iter()
+                            .any(|f| names_in(f, needle)),
                     })
             };
+            let renamed = renamed_dependencies(workspace, &path);
             let features = manifest::FeatureRules {
                 maps: &maps,
                 adds: &adds,
                 backend_crates: &backend_crates,
                 code_uses: &code_uses,
+                renamed: &renamed,
             };
             match manifest::migrate(&original, &features) {
                 Ok(result) => ManifestOutcome {
@@ -964,6 +993,15 @@ fn rewrite_manifests(
             }
         })
         .collect()
+}
+
+/// The dependencies of the package whose manifest is `manifest` that cargo metadata found
+/// under a key other than their package's name (`manifest::FeatureRules::renamed`).
+fn renamed_dependencies(workspace: &Workspace, manifest: &Path) -> Vec<(String, String)> {
+    (workspace.packages.iter())
+        .find(|p| p.manifest == manifest)
+        .map(|p| p.renamed_dependencies.clone())
+        .unwrap_or_default()
 }
 
 /// `rust-toolchain` / `rust-toolchain.toml` files that pin a Rust older than Burn 0.22 needs.
@@ -1016,11 +1054,16 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
 
 /// A device constructor the port writes needs its Cargo feature (`Device::cuda` needs
 /// `cuda`); where no manifest of the workspace enables it, say so.
-fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
-    let manifests: Vec<toml_edit::DocumentMut> = report
+fn device_feature_findings(report: &mut Report, rules: &RuleSet, workspace: &Workspace) {
+    // Each manifest with the key it names Burn with (`nn = { package = "burn" }`).
+    let manifests: Vec<(toml_edit::DocumentMut, String)> = report
         .manifests
         .iter()
-        .filter_map(|m| m.migrated.parse().ok())
+        .filter_map(|m| {
+            let doc: toml_edit::DocumentMut = m.migrated.parse().ok()?;
+            let burn = manifest::burn_key_of(&doc, &renamed_dependencies(workspace, &m.path));
+            Some((doc, burn))
+        })
         .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
     for backend in rules.backends() {
@@ -1032,7 +1075,7 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
             .any(|f| f.migrated.contains(constructor));
         let enabled = manifests
             .iter()
-            .any(|doc| manifest::enables_burn_feature(doc, &backend.feature));
+            .any(|(doc, burn)| manifest::enables_burn_feature(doc, &backend.feature, burn));
         if used && !enabled && !missing.iter().any(|(f, _)| *f == backend.feature) {
             missing.push((backend.feature.clone(), constructor.to_string()));
         }
@@ -1044,11 +1087,14 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
     else {
         return;
     };
+    let key = (target.migrated.parse::<toml_edit::DocumentMut>().ok())
+        .map(|doc| manifest::burn_key_of(&doc, &renamed_dependencies(workspace, &target.path)))
+        .unwrap_or_else(|| "burn".to_string());
     for (feature, constructor) in missing {
         target.changes.push(ManifestChange {
             rule: RuleId::CargoDeviceFeatures.into(),
             fixable: false,
-            key: "burn".to_string(),
+            key: key.clone(),
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
         });
     }
