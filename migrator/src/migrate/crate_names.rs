@@ -57,6 +57,12 @@ impl DependencyNames {
         self.renamed.is_empty() && self.not_burn.is_empty()
     }
 
+    /// The keys (as path segments) the package gives Burn's crates other than their own
+    /// names (`nn`).
+    pub fn renamed_keys(&self) -> impl Iterator<Item = &str> + '_ {
+        self.renamed.keys().map(String::as_str)
+    }
+
     /// The dependency keys (as path segments) under which the package names Burn crate
     /// `krate` (`burn`, `burn_ndarray`): its own name where the package uses it, and every
     /// other key it renamed it to.
