@@ -244,13 +244,6 @@ impl<'a> FileCtx<'a> {
         self.crates().localize(path)
     }
 
-    /// A use tree's full path (`use_items::full_use_path`) read as Burn's path where it
-    /// starts with a name of one of Burn's crates.
-    pub fn canonical_use_path(&self, tree: &ast::UseTree) -> Vec<String> {
-        self.crates()
-            .canonical(super::use_items::full_use_path(tree))
-    }
-
     /// Records that the edits name Burn's item `path` (`burn::tensor::Device`) by its last
     /// segment, so the file (or the inline module around the edit) must import it.
     pub fn need_import(&mut self, path: &str) {

@@ -57,7 +57,10 @@ fn report_removed_imports(ctx: &mut FileCtx) {
         if tree.use_tree_list().is_some() || tree.star_token().is_some() {
             continue;
         }
-        let full = ctx.canonical_use_path(&tree);
+        // Read as Burn's path: `use nn::..` after `nn = { package = "burn" }`.
+        let full = ctx
+            .crates()
+            .canonical(super::use_items::full_use_path(&tree));
         if let Some((rule, message)) = removed_item(ctx, &full) {
             ctx.push(Change::manual(tree.syntax().text_range(), rule, message));
         }
