@@ -83,15 +83,22 @@ pub struct DeclaredAliases {
     pub extern_crates: Vec<(String, String)>,
     /// `use X as Y;` (and `use ::X as Y;`) of a single name: the module's own.
     pub uses: Vec<(String, String)>,
-    /// The first segments of the file's `use` items: which names the file writes paths with.
-    pub use_roots: BTreeSet<String>,
 }
 
 impl DeclaredAliases {
-    /// The aliases the items at the top of `file` declare. Inline modules are left out: an
-    /// alias there is that module's, and rare.
-    pub fn of(file: &ast::SourceFile) -> Self {
+    /// Whether a file's text may declare an alias: one that spells neither `extern crate`
+    /// nor ` as ` declares none, and its items need not be read.
+    pub fn may_declare(text: &str) -> bool {
+        text.contains("extern crate") || text.contains(" as ")
+    }
+
+    /// The aliases the items at the top of `file` (whose text is `text`) declare. Inline
+    /// modules are left out: an alias there is that module's, and rare.
+    pub fn of(file: &ast::SourceFile, text: &str) -> Self {
         let mut found = DeclaredAliases::default();
+        if !Self::may_declare(text) {
+            return found;
+        }
         for item in file.items() {
             match item {
                 ast::Item::ExternCrate(krate) => {
@@ -109,16 +116,16 @@ impl DeclaredAliases {
                     let Some(tree) = use_item.use_tree() else {
                         continue;
                     };
-                    let names = tree.path().map(|p| segment_names(&p)).unwrap_or_default();
-                    if let Some(first) = names.first() {
-                        found.use_roots.insert(first.clone());
-                    }
-                    let alias =
-                        (tree.rename().and_then(|r| r.name())).map(|n| n.text().to_string());
-                    if let ([crate_name], Some(alias), None) =
-                        (names.as_slice(), alias, tree.use_tree_list())
-                    {
-                        found.uses.push((alias, crate_name.clone()));
+                    let (Some(path), Some(rename), None) =
+                        (tree.path(), tree.rename(), tree.use_tree_list())
+                    else {
+                        continue;
+                    };
+                    let names = segment_names(&path);
+                    if let ([crate_name], Some(alias)) = (names.as_slice(), rename.name()) {
+                        found
+                            .uses
+                            .push((alias.text().to_string(), crate_name.clone()));
                     }
                 }
                 _ => {}
@@ -141,14 +148,15 @@ pub struct CrateNames {
 }
 
 impl CrateNames {
-    /// The names file `own` sees, in a package named by `package` whose files declare
-    /// `crate_wide` extern crates (from every file of the package: a crate root's are seen by
-    /// every module of the crate, and an alias another target declares never shadows a name
-    /// that code compiled for this one uses).
+    /// The names a file that declares `own` and reads `text` sees, in a package named by
+    /// `package` whose files declare `crate_wide` extern crates (from every file of the
+    /// package: a crate root's are seen by every module of the crate, and an alias another
+    /// target declares never shadows a name that code compiled for this one uses).
     pub fn new(
         package: Arc<DependencyNames>,
         crate_wide: &[(String, String)],
         own: &DeclaredAliases,
+        text: &str,
     ) -> Self {
         let mut names = CrateNames {
             package,
@@ -159,7 +167,10 @@ impl CrateNames {
         // through them) win.
         for (alias, target) in crate_wide {
             if let Some(krate) = names.burn_crate(target).map(str::to_string) {
-                if own.use_roots.contains(alias) {
+                // The file writes paths through it already: new ones may too.
+                let written = crate::util::syntax::word_offsets(text, alias)
+                    .any(|at| text[at + alias.len()..].starts_with("::"));
+                if written {
                     names.writable.insert(alias.clone(), krate.clone());
                 }
                 names.aliases.insert(alias.clone(), krate);
@@ -263,7 +274,15 @@ mod tests {
 
     fn aliases(text: &str) -> DeclaredAliases {
         let file = ast::SourceFile::parse(text, ra_ap_syntax::Edition::Edition2021).tree();
-        DeclaredAliases::of(&file)
+        DeclaredAliases::of(&file, text)
+    }
+
+    fn names_in(
+        package: Arc<DependencyNames>,
+        crate_wide: &[(String, String)],
+        text: &str,
+    ) -> CrateNames {
+        CrateNames::new(package, crate_wide, &aliases(text), text)
     }
 
     fn renamed() -> Arc<DependencyNames> {
@@ -276,7 +295,7 @@ mod tests {
 
     #[test]
     fn dependency_keys_name_burn_crates_by_package_not_by_key() {
-        let names = CrateNames::new(renamed(), &[], &DeclaredAliases::default());
+        let names = names_in(renamed(), &[], "");
         assert_eq!(names.burn_crate("nn"), Some("burn"));
         assert_eq!(names.burn_crate("nd"), Some("burn_ndarray"));
         assert_eq!(names.burn_crate("serde"), None);
@@ -289,14 +308,15 @@ mod tests {
         assert_eq!(names.localize("std::sync::Arc"), "std::sync::Arc");
         // A key spelled like a Burn crate that is another package is not Burn.
         let other = DependencyNames::new([("burn", "my-burn-helpers")]);
-        let names = CrateNames::new(Arc::new(other), &[], &DeclaredAliases::default());
+        let names = names_in(Arc::new(other), &[], "");
         assert_eq!(names.burn_crate("burn"), None);
     }
 
     #[test]
     fn aliases_in_code_resolve_through_the_package_keys() {
-        let own = aliases("extern crate nn as burn;\nuse ::nd as b;\nuse nn::prelude::*;\n");
-        let names = CrateNames::new(renamed(), &[], &own);
+        let text = "extern crate nn as burn;\nuse ::nd as b;\nuse nn::prelude::*;\n";
+        let own = aliases(text);
+        let names = names_in(renamed(), &[], text);
         assert_eq!(names.burn_crate("burn"), Some("burn"));
         assert_eq!(names.burn_crate("b"), Some("burn_ndarray"));
         // The file declares `burn`: the port writes that.
@@ -308,13 +328,13 @@ mod tests {
         // Another module of the crate sees the root's `extern crate`, but writes the
         // dependency key unless its imports use the alias.
         let root = own.extern_crates.clone();
-        let elsewhere = CrateNames::new(renamed(), &root, &aliases("use nn::nn::Linear;\n"));
+        let elsewhere = names_in(renamed(), &root, "use nn::nn::Linear;\n");
         assert_eq!(elsewhere.burn_crate("burn"), Some("burn"));
         assert_eq!(
             elsewhere.localize("burn::tensor::Device"),
             "nn::tensor::Device"
         );
-        let using = CrateNames::new(renamed(), &root, &aliases("use burn::nn::Linear;\n"));
+        let using = names_in(renamed(), &root, "use burn::nn::Linear;\n");
         assert_eq!(
             using.localize("burn::tensor::Device"),
             "burn::tensor::Device"
@@ -324,7 +344,7 @@ mod tests {
     #[test]
     fn plain_names_are_burn_as_written() {
         let plain = Arc::new(DependencyNames::new([("burn", "burn")]));
-        let names = CrateNames::new(plain, &[], &aliases("use burn::prelude::*;\n"));
+        let names = names_in(plain, &[], "use burn::prelude::*;\n");
         assert_eq!(names.burn_crate("burn_tensor"), Some("burn_tensor"));
         assert_eq!(names.renamed_crate("burn"), None);
         assert_eq!(names.local_name("burn"), "burn");

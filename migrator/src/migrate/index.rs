@@ -1577,7 +1577,10 @@ fn derives_module(adt: &ast::Adt) -> bool {
 fn crate_names(files: &[SourceFile]) -> Vec<CrateNames> {
     let declared: Vec<DeclaredAliases> = files
         .par_iter()
-        .map(|f| DeclaredAliases::of(&f.tree()))
+        .map(|f| match DeclaredAliases::may_declare(&f.text) {
+            true => DeclaredAliases::of(&f.tree(), &f.text),
+            false => DeclaredAliases::default(),
+        })
         .collect();
     let mut crate_wide: HashMap<usize, Vec<(String, String)>> = HashMap::new();
     for (file, aliases) in files.iter().zip(&declared) {
@@ -1586,7 +1589,7 @@ fn crate_names(files: &[SourceFile]) -> Vec<CrateNames> {
     (files.iter().zip(&declared))
         .map(|(file, own)| {
             let wide = crate_wide.get(&file.package).map_or(&[][..], Vec::as_slice);
-            CrateNames::new(file.dependency_names.clone(), wide, own)
+            CrateNames::new(file.dependency_names.clone(), wide, own, &file.text)
         })
         .collect()
 }
