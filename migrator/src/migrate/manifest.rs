@@ -597,10 +597,11 @@ fn burn_entry_like(entry: &Item, key: &str) -> Item {
             .as_str()
             .or_else(|| dep.and_then(|d| d.get("version")).and_then(Item::as_str))
             .unwrap_or(BURN_VERSION);
-        inline.insert("version", version.into());
         if key != "burn" {
+            // As such entries are usually written: the package first.
             inline.insert("package", "burn".into());
         }
+        inline.insert("version", version.into());
     }
     if is_optional(entry) {
         inline.insert("optional", true.into());
@@ -1012,7 +1013,7 @@ mod tests {
         // Where the manifest calls Burn `nn` elsewhere, the new entry is `nn` too.
         let elsewhere = run("[dependencies]\nnd = { package = \"burn-ndarray\", version = \"0.21.0\" }\n\n[dev-dependencies]\nnn = { package = \"burn\", version = \"0.21.0\" }\n");
         assert!(
-            elsewhere.text.starts_with("[dependencies]\nnn = { version = \"0.22.0\", package = \"burn\", features = [\"flex\"] }\n"),
+            elsewhere.text.starts_with("[dependencies]\nnn = { package = \"burn\", version = \"0.22.0\", features = [\"flex\"] }\n"),
             "{}",
             elsewhere.text
         );
