@@ -88,6 +88,7 @@ fn the_manifest_folds_a_new_backend_crate_into_its_feature() {
         adds: &[],
         backend_crates: &crates,
         code_uses: &|_| false,
+        renamed: &[],
     };
     let out = manifest::migrate(
         "[dependencies]\nburn = \"0.21.0\"\nburn-photon = \"0.21.0\"\n",

@@ -152,6 +152,7 @@ fn check_manifest_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Re
         adds: &rule.feature_adds,
         code_uses: &|path| rule.feature_adds.iter().any(|a| a.when_path == path),
         backend_crates: &backend_crates,
+        renamed: &[],
     };
     let out = manifest::migrate(&example.before, &features)?;
     let fired = out.changes.iter().any(|c| c.rule == rule.id);

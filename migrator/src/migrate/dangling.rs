@@ -210,7 +210,7 @@ fn names_burn_backend_type(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -> 
         at = before_separator(&segment);
     }
     path.reverse();
-    path == ["burn", "backend"]
+    ctx.crates().canonical(path) == ["burn", "backend"]
 }
 
 /// The findings for the uses that outlive their parameter. `recorded`: the first pass's

@@ -11,6 +11,7 @@ use cargo_metadata::MetadataCommand;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::migrate::crate_names::DependencyNames;
 use crate::migrate::includes::{self, Position, Target, Unfollowed};
 use crate::migrate::source::{edition_of, module_declarations, SourceFile};
 use crate::rules::framework::is_burn_crate_name;
@@ -27,6 +28,12 @@ pub struct Package {
     pub dependencies: Vec<String>,
     /// Direct dependencies on a local path, as (dependency key, directory).
     pub path_dependencies: Vec<(String, PathBuf)>,
+    /// Dependencies under a key other than their package's name (cargo metadata's
+    /// `rename`, from any table: target-specific, dev, inherited from the workspace), as
+    /// (key, package): `nn = { package = "burn" }` is `("nn", "burn")`.
+    pub renamed_dependencies: Vec<(String, String)>,
+    /// How the package's code names Burn's crates, which each of its files carries.
+    pub dependency_names: Arc<DependencyNames>,
 }
 
 #[derive(Debug)]
@@ -214,6 +221,11 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
                     Some((key, d.path.clone()?.into()))
                 })
                 .collect(),
+            renamed_dependencies: renamed_dependencies(&package.dependencies),
+            dependency_names: Arc::new(DependencyNames::new(
+                (package.dependencies.iter())
+                    .map(|d| (d.rename.as_deref().unwrap_or(&d.name), d.name.as_str())),
+            )),
         });
         if !uses_burn {
             continue;
@@ -235,11 +247,19 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
         inside: root.canonicalize().unwrap_or_else(|_| root.clone()),
         root,
         canonical,
+        names: (workspace.packages.iter())
+            .map(|p| p.dependency_names.clone())
+            .collect(),
     };
     let mut read = read_module_trees(&reader, &targets);
     let mut seen = BTreeSet::new();
     for target in &targets {
         assemble(&mut workspace, target, &mut read, &mut seen, &reader)?;
+    }
+    for file in &mut workspace.files {
+        if let Some(package) = workspace.packages.get(file.package) {
+            file.dependency_names = package.dependency_names.clone();
+        }
     }
     Ok(workspace)
 }
@@ -251,6 +271,20 @@ struct Reader {
     /// The workspace root with links resolved: an included file must be inside it.
     inside: PathBuf,
     canonical: Canonical,
+    /// How each package (by index) names Burn's crates.
+    names: Vec<Arc<DependencyNames>>,
+}
+
+/// The dependencies under a key other than their package's name, as (key, package), each
+/// once (a package may name one crate in several tables).
+fn renamed_dependencies(dependencies: &[cargo_metadata::Dependency]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = dependencies
+        .iter()
+        .filter_map(|d| Some((d.rename.clone()?, d.name.to_string())))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// A module file as reached from its parent (or as a target root, or through `include!`): the
@@ -385,7 +419,8 @@ fn read_module(reader: &Reader, visit: &Visit) -> ReadModule {
             continue;
         }
         if call.position == Position::Expression {
-            match includes::expression_file(&target, visit.edition) {
+            let names = reader.names.get(visit.package).cloned().unwrap_or_default();
+            match includes::expression_file(&target, visit.edition, &names) {
                 includes::ExpressionFile::Items => {}
                 includes::ExpressionFile::NoBurn => continue,
                 includes::ExpressionFile::Burn => {

@@ -13,6 +13,7 @@
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
 
 use crate::edit::Change;
+use crate::migrate::crate_names::DependencyNames;
 use crate::migrate::source::SourceFile;
 
 /// What a block must mention to be worth migrating (or, when it does not parse, reporting):
@@ -37,9 +38,14 @@ const BURN_IDIOMS: &[&str] = &[
     "Flex",
 ];
 
-/// Whether Rust text mentions Burn (`BURN_IDIOMS`): what is worth porting or reporting.
-pub(crate) fn mentions_burn(text: &str) -> bool {
-    BURN_IDIOMS.iter().any(|idiom| text.contains(idiom))
+/// Whether code mentions Burn (`BURN_IDIOMS`), or a path through a name the package gives one
+/// of Burn's crates (`nn::record::CompactRecorder` after `nn = { package = "burn" }`).
+pub(crate) fn mentions_burn(code: &str, names: &DependencyNames) -> bool {
+    BURN_IDIOMS.iter().any(|idiom| code.contains(idiom))
+        || names.renamed_keys().any(|key| {
+            crate::util::syntax::word_offsets(code, key)
+                .any(|at| code[at + key.len()..].starts_with("::"))
+        })
 }
 
 /// Fence attributes of a doc test rustdoc compiles as Rust (anything else is left alone:
@@ -96,7 +102,7 @@ pub fn blocks(file: &SourceFile) -> Vec<DocBlock> {
     // Consecutive doc-comment lines of one kind, as (comment token range, marker).
     let mut run: Vec<(TextRange, &'static str)> = Vec::new();
     let mut flush = |run: &mut Vec<(TextRange, &'static str)>| {
-        out.extend(blocks_of_run(&file.text, run));
+        out.extend(blocks_of_run(&file.text, run, &file.dependency_names));
         run.clear();
     };
     for token in root
@@ -143,14 +149,15 @@ pub fn block_comments_with_code(file: &SourceFile) -> Vec<TextRange> {
             let text = t.text();
             let doc = (text.starts_with("/**") && !text.starts_with("/***") && text != "/**/")
                 || text.starts_with("/*!");
-            doc && (text.contains("```") || text.contains("~~~")) && mentions_burn(text)
+            doc && (text.contains("```") || text.contains("~~~"))
+                && mentions_burn(text, &file.dependency_names)
         })
         .map(|t| t.text_range())
         .collect()
 }
 
 /// The code blocks in one run of doc-comment lines.
-fn blocks_of_run(text: &str, run: &[(TextRange, &str)]) -> Vec<DocBlock> {
+fn blocks_of_run(text: &str, run: &[(TextRange, &str)], names: &DependencyNames) -> Vec<DocBlock> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < run.len() {
@@ -170,7 +177,7 @@ fn blocks_of_run(text: &str, run: &[(TextRange, &str)]) -> Vec<DocBlock> {
         let Some(close) = close else { break };
         if is_rust(info) {
             if let Some(block) = block(text, &run[i..=close], fence_indent) {
-                if mentions_burn(&block.text) {
+                if mentions_burn(&block.text, names) {
                     out.push(block);
                 }
             }
@@ -377,6 +384,18 @@ mod tests {
     }
 
     const HOST: &str = "/// Doubles.\n///\n/// ```\n/// # use burn::tensor::backend::Backend;\n/// let x = Tensor::<B, 1>::ones([2], &device);\n/// ```\nfn f() {}\n\n/// ```text\n/// Tensor<B, 2>\n/// ```\nfn g() {}\n";
+
+    /// A block that names Burn only through the package's key for it (`nn::record::..`) is a
+    /// doc test of Burn code all the same.
+    #[test]
+    fn a_block_through_a_renamed_burn_is_taken() {
+        let text =
+            "/// ```\n/// let recorder = nn::record::CompactRecorder::new();\n/// ```\nfn f() {}\n";
+        assert!(blocks(&file(text)).is_empty());
+        let renamed = DependencyNames::new([("nn", "burn")]);
+        let host = file(text).with_dependency_names(std::sync::Arc::new(renamed));
+        assert_eq!(blocks(&host).len(), 1);
+    }
 
     #[test]
     fn takes_rust_blocks_with_hidden_lines_and_leaves_text_blocks() {

@@ -193,13 +193,17 @@ pub enum ExpressionFile {
 
 /// Reads an included file rustc parses as an expression and says what it is to burn-migrate.
 /// A file that cannot be read is left to the error rustc gives for it.
-pub fn expression_file(path: &Path, edition: ra_ap_syntax::Edition) -> ExpressionFile {
+pub fn expression_file(
+    path: &Path,
+    edition: ra_ap_syntax::Edition,
+    names: &crate::migrate::crate_names::DependencyNames,
+) -> ExpressionFile {
     let Ok(text) = std::fs::read_to_string(path) else {
         return ExpressionFile::NoBurn;
     };
     if crate::migrate::source::parse(&text, edition).1 == 0 {
         ExpressionFile::Items
-    } else if crate::migrate::doc_tests::mentions_burn(&text) {
+    } else if crate::migrate::doc_tests::mentions_burn(&text, names) {
         ExpressionFile::Burn
     } else {
         ExpressionFile::NoBurn

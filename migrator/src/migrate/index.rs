@@ -11,9 +11,9 @@ use ra_ap_syntax::{AstNode, NodeOrToken, SyntaxNode, TextRange};
 
 use rayon::prelude::*;
 
+use crate::migrate::crate_names::{CrateNames, DeclaredAliases};
 use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, Wrapper};
-use crate::rules::framework::is_burn_crate_name;
 use crate::rules::RuleSet;
 use crate::util::syntax::{
     outermost_segment_name, path_as_ident, segment_name, segment_names, type_as_ident,
@@ -96,6 +96,8 @@ pub struct FileNames {
     other_glob: bool,
     /// Names of the items the file defines (anywhere in it): they shadow Burn's names.
     local_items: HashSet<String>,
+    /// What the file calls Burn's crates (`nn` for `burn` after `nn = { package = "burn" }`).
+    crates: CrateNames,
 }
 
 #[derive(Debug, Default)]
@@ -334,11 +336,14 @@ impl Index {
             backend_crates: rules.backend_table().crate_modules(),
             ..Index::default()
         };
+        // What each file calls Burn's crates: its package's dependency keys and the aliases
+        // its crate and the file itself declare.
+        let crates = crate_names(files);
         // What each file imports and defines, and where its generic items are: one walk per
         // file, in parallel.
-        let (names, item_ranges): (Vec<FileNames>, Vec<Vec<TextRange>>) = files
-            .par_iter()
-            .map(|f| file_facts(f.tree().syntax(), &index.backend_crates))
+        let (names, item_ranges): (Vec<FileNames>, Vec<Vec<TextRange>>) = (files.par_iter())
+            .zip(crates)
+            .map(|(f, crates)| file_facts(f.tree().syntax(), &index.backend_crates, crates))
             .unzip();
         index.files = names;
         share_included_names(files, &mut index.files);
@@ -874,7 +879,8 @@ impl Index {
     pub fn burn_name_of(&self, file: usize, first: Option<&str>, last: &str) -> Option<String> {
         let file_names = self.files.get(file)?;
         if let Some(first) = first {
-            if is_burn_crate_name(first) || file_names.burn_imports.contains_key(first) {
+            if file_names.crates.is_burn_crate(first) || file_names.burn_imports.contains_key(first)
+            {
                 return Some(last.to_string());
             }
             let project_path = ["crate", "self", "super"].contains(&first);
@@ -1040,7 +1046,9 @@ impl Index {
                             .next()
                             .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
                 };
-                (modules.iter().all(module_like) && modules.first().is_some_and(|n| n != "burn"))
+                let crates = self.crate_names(file);
+                let not_burn = |n: &String| crates.burn_crate(n) != Some("burn");
+                (modules.iter().all(module_like) && modules.first().is_some_and(not_burn))
                     .then(|| self.aliases.get(&local).cloned())
                     .flatten()
             }
@@ -1153,13 +1161,19 @@ impl Index {
         if path.qualifier().is_none() {
             return self.files.get(file)?.backend_names.get(&last).cloned();
         }
-        let names = segment_names(path);
+        let names = self.crate_names(file).canonical(segment_names(path));
         if is_backend_module_path(&names[..names.len() - 1], &self.backend_crates) {
             return Some(last);
         }
         // `ndarray::NdArrayDevice` after `use burn::backend::ndarray;`
         let first = &names[0];
         self.files.get(file)?.backend_names.get(first).map(|_| last)
+    }
+
+    /// How file `file` names Burn's crates (plain names for a file the index does not hold).
+    pub fn crate_names(&self, file: usize) -> &CrateNames {
+        static PLAIN: std::sync::LazyLock<CrateNames> = std::sync::LazyLock::new(Default::default);
+        self.files.get(file).map_or(&PLAIN, |f| &f.crates)
     }
 
     /// The device-table entry of a device type name (`NdArrayDevice`, `WgpuDevice`, ...).
@@ -1473,8 +1487,15 @@ fn marks_only_backends(ty: &ast::Type, backends: &[BackendParam]) -> bool {
 /// Collects what a file imports, and the names of the items it defines.
 /// What a file imports and defines, and the ranges of its items that can have generic
 /// parameters (in preorder), from one walk of its tree.
-fn file_facts(root: &SyntaxNode, crates: &[String]) -> (FileNames, Vec<TextRange>) {
-    let mut names = FileNames::default();
+fn file_facts(
+    root: &SyntaxNode,
+    crates: &[String],
+    crate_names: CrateNames,
+) -> (FileNames, Vec<TextRange>) {
+    let mut names = FileNames {
+        crates: crate_names,
+        ..FileNames::default()
+    };
     let mut generic_items = Vec::new();
     let wanted = |kind| {
         ast::Use::can_cast(kind)
@@ -1519,6 +1540,12 @@ fn collect_use_tree(
     let depth = prefix.len();
     if let Some(path) = tree.path() {
         prefix.extend(segment_names(&path));
+        if depth == 0 {
+            // Read as Burn's paths: `use nn::tensor::Tensor` imports Burn's `Tensor`.
+            if let Some(krate) = prefix.first().and_then(|f| names.crates.renamed_crate(f)) {
+                prefix[0] = krate;
+            }
+        }
     }
     match tree.use_tree_list() {
         Some(list) => {
@@ -1540,7 +1567,7 @@ fn collect_use_tree(
                     .unwrap_or_else(|| imported.clone());
                 if prefix
                     .first()
-                    .is_some_and(|first| is_burn_crate_name(first))
+                    .is_some_and(|first| names.crates.is_burn_crate(first))
                 {
                     names.burn_imports.insert(local, imported.clone());
                 } else {
@@ -1561,7 +1588,7 @@ fn collect_use_tree(
         None => {
             if prefix
                 .first()
-                .is_some_and(|first| is_burn_crate_name(first))
+                .is_some_and(|first| names.crates.is_burn_crate(first))
             {
                 names.burn_glob = true;
             } else if project_glob(prefix) {
@@ -1602,4 +1629,26 @@ fn derives_module(adt: &ast::Adt) -> bool {
                     .any(|n| n.trim() == "Module" || n.trim().ends_with("::Module"))
             }))
     })
+}
+
+/// Per file, how it names Burn's crates: its package's dependency keys, the `extern crate`
+/// aliases of its package's files (a crate root's are the whole crate's) and its own.
+fn crate_names(files: &[SourceFile]) -> Vec<CrateNames> {
+    let declared: Vec<DeclaredAliases> = files
+        .par_iter()
+        .map(|f| match DeclaredAliases::may_declare(&f.text) {
+            true => DeclaredAliases::of(&f.tree(), &f.text),
+            false => DeclaredAliases::default(),
+        })
+        .collect();
+    let mut crate_wide: HashMap<usize, Vec<(String, String)>> = HashMap::new();
+    for (file, aliases) in files.iter().zip(&declared) {
+        (crate_wide.entry(file.package).or_default()).extend(aliases.extern_crates.iter().cloned());
+    }
+    (files.iter().zip(&declared))
+        .map(|(file, own)| {
+            let wide = crate_wide.get(&file.package).map_or(&[][..], Vec::as_slice);
+            CrateNames::new(file.dependency_names.clone(), wide, own, &file.text)
+        })
+        .collect()
 }

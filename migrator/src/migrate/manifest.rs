@@ -44,6 +44,65 @@ pub struct FeatureRules<'a> {
     /// provides the same backend (the feature map then applies, so `ndarray` becomes `flex`):
     /// `BackendTable::crate_features`.
     pub backend_crates: &'a [(String, String)],
+    /// The manifest's dependencies under a key other than their package's name, as (key,
+    /// package), as cargo metadata resolved them: `nn = { workspace = true }` is Burn where
+    /// the workspace says `nn = { package = "burn", .. }`. Keys with a `package` field of
+    /// their own need no entry.
+    pub renamed: &'a [(String, String)],
+}
+
+/// The package a dependency entry names: its `package` field, else the package cargo metadata
+/// found behind the key (`renamed`), else the key itself.
+fn package_of(key: &str, item: &Item, renamed: &[(String, String)]) -> String {
+    let field = (item.as_table_like())
+        .and_then(|t| t.get("package"))
+        .and_then(Item::as_str);
+    match field {
+        Some(package) => package.to_string(),
+        None => (renamed.iter())
+            .find(|(k, _)| k == key)
+            .map_or_else(|| key.to_string(), |(_, package)| package.clone()),
+    }
+}
+
+/// Every dependency of a manifest, package tables and `[workspace.dependencies]` alike, as
+/// (key, package).
+fn dependency_packages(root: &Table, renamed: &[(String, String)]) -> Vec<(String, String)> {
+    let mut tables = dependency_tables(root);
+    if let Some(workspace) = workspace_dependencies(root) {
+        tables.push(workspace);
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for table in tables {
+        for (key, item) in table.iter() {
+            let entry = (key.to_string(), package_of(key, item, renamed));
+            if !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+    }
+    out
+}
+
+/// The key a manifest names Burn itself with (`nn` for `nn = { package = "burn" }`):
+/// `burn` where it is used, or where the manifest does not name Burn at all.
+fn burn_key(dependencies: &[(String, String)]) -> String {
+    let mut keys = dependencies.iter().filter(|(_, p)| p == "burn");
+    match keys
+        .clone()
+        .find(|(key, _)| key == "burn")
+        .or_else(|| keys.next())
+    {
+        Some((key, _)) => key.clone(),
+        None => "burn".to_string(),
+    }
+}
+
+fn workspace_dependencies(root: &Table) -> Option<&dyn toml_edit::TableLike> {
+    root.get("workspace")
+        .and_then(Item::as_table_like)
+        .and_then(|w| w.get("dependencies"))
+        .and_then(Item::as_table_like)
 }
 
 /// Migrates one manifest's text. Errors (not TOML; a rewrite cargo would reject) are text
@@ -61,13 +120,25 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
     let mut doc: DocumentMut = text.parse().map_err(ManifestError::NotToml)?;
     let mut changes = Vec::new();
     let mut folded = Vec::new();
+    let dependencies = dependency_packages(doc.as_table(), features.renamed);
+    let names = Names {
+        burn: burn_key(&dependencies),
+        dependencies,
+    };
     let root = doc.as_table_mut();
     for package in ["package", "workspace"] {
         raise_rust_version(root, package, &mut changes);
     }
     for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
         if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
-            migrate_dependency_table(table, features, Scope::Package, &mut folded, &mut changes);
+            migrate_dependency_table(
+                table,
+                features,
+                &names,
+                Scope::Package,
+                &mut folded,
+                &mut changes,
+            );
         }
     }
     if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
@@ -80,6 +151,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
                     migrate_dependency_table(
                         table,
                         features,
+                        &names,
                         Scope::Package,
                         &mut folded,
                         &mut changes,
@@ -100,6 +172,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
         migrate_dependency_table(
             table,
             features,
+            &names,
             Scope::Workspace,
             &mut workspace_folded,
             &mut changes,
@@ -108,13 +181,13 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
     if !folded.is_empty() {
         let burn_optional = dependency_tables(root)
             .iter()
-            .filter_map(|t| t.get("burn"))
+            .filter_map(|t| t.get(&names.burn))
             .any(is_optional);
         let table = root
             .entry("features")
             .or_insert_with(|| Item::Table(Table::new()));
         if let Some(table) = table.as_table_mut() {
-            rewrite_removed_references(table, &folded, burn_optional, &mut changes);
+            rewrite_removed_references(table, &folded, &names.burn, burn_optional, &mut changes);
         }
         if root
             .get("features")
@@ -125,7 +198,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
         }
     }
     if let Some(table) = root.get_mut("features").and_then(Item::as_table_mut) {
-        migrate_feature_table(table, features, &mut changes);
+        migrate_feature_table(table, features, &names, &mut changes);
     }
     let dangling = crate::migrate::feature_refs::dangling(&doc);
     if !dangling.is_empty() {
@@ -144,9 +217,30 @@ enum Scope {
     Workspace,
 }
 
+/// How a manifest names its dependencies.
+struct Names {
+    /// Every dependency as (key, package) (`dependency_packages`).
+    dependencies: Vec<(String, String)>,
+    /// The key of Burn itself (`burn_key`).
+    burn: String,
+}
+
+impl Names {
+    /// The keys that name `package` (the package's own name first, as features may name
+    /// it even where no table does).
+    fn keys_of<'a>(&'a self, package: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        let renamed = (self.dependencies.iter())
+            .filter(move |(key, p)| p == package && key != package)
+            .map(|(key, _)| key.as_str());
+        std::iter::once(package).chain(renamed)
+    }
+}
+
 /// A backend crate dependency folded into a `burn` feature.
 #[derive(Debug, Clone)]
 struct Folded {
+    /// The dependency's key, which `[features]` entries name (`nd` for
+    /// `nd = { package = "burn-ndarray" }`).
     krate: String,
     /// The `burn` feature that replaces it, before the feature map.
     feature: String,
@@ -157,19 +251,15 @@ struct Folded {
 fn migrate_dependency_table(
     table: &mut dyn toml_edit::TableLike,
     features: &FeatureRules,
+    names: &Names,
     scope: Scope,
     folded: &mut Vec<Folded>,
     changes: &mut Vec<ManifestChange>,
 ) {
-    folded.extend(fold_backend_crates(table, features, scope, changes));
+    folded.extend(fold_backend_crates(table, features, names, scope, changes));
     for (key, item) in table.iter_mut() {
         let key = key.get().to_string();
-        let package = item
-            .as_table_like()
-            .and_then(|t| t.get("package"))
-            .and_then(Item::as_str)
-            .map(str::to_string)
-            .unwrap_or_else(|| key.clone());
+        let package = package_of(&key, item, features.renamed);
         let is_burn = package == "burn";
         // Burn's crates from the registry: a path dependency is the project's own crate or a
         // checkout it builds, whatever its name says (`burn-lm-inference`).
@@ -298,6 +388,7 @@ fn needs_bump(req: &str) -> bool {
 fn migrate_feature_table(
     table: &mut Table,
     features: &FeatureRules,
+    names: &Names,
     changes: &mut Vec<ManifestChange>,
 ) {
     let mut packages: Vec<&str> = features.maps.iter().map(|m| m.package.as_str()).collect();
@@ -307,8 +398,11 @@ fn migrate_feature_table(
         if let Some(array) = item.as_array_mut() {
             for package in &packages {
                 let maps = maps_of(features.maps, package);
-                for prefix in [format!("{package}/"), format!("{package}?/")] {
-                    map_feature_array(array, &prefix, &maps, "features", changes);
+                // Under each key the manifest gives the package (`nn/ndarray`).
+                for key in names.keys_of(package) {
+                    for prefix in [format!("{key}/"), format!("{key}?/")] {
+                        map_feature_array(array, &prefix, &maps, "features", changes);
+                    }
                 }
             }
         }
@@ -405,43 +499,58 @@ fn map_feature_array(
 fn fold_backend_crates(
     table: &mut dyn toml_edit::TableLike,
     features: &FeatureRules,
+    names: &Names,
     scope: Scope,
     changes: &mut Vec<ManifestChange>,
 ) -> Vec<Folded> {
     let mut folded = Vec::new();
     let mut replacement_for_burn = None;
+    // Burn's own entry here, by package: `nn = { package = "burn" }` takes the features.
+    let burn = (table.iter())
+        .find(|(key, item)| package_of(key, item, features.renamed) == "burn")
+        .map_or_else(|| names.burn.clone(), |(key, _)| key.to_string());
     for (krate, feature) in features.backend_crates {
-        let Some(entry) = table.get(krate) else {
-            continue;
-        };
-        if (features.code_uses)(&krate.replace('-', "_")) {
-            continue;
+        // The crate under its own key or a key of the project's (`nd = { package =
+        // "burn-ndarray" }`).
+        let keys: Vec<String> = (table.iter())
+            .filter(|(key, item)| package_of(key, item, features.renamed) == *krate)
+            .map(|(key, _)| key.to_string())
+            .collect();
+        for key in keys {
+            let Some(entry) = table.get(&key) else {
+                continue;
+            };
+            // The ported code still naming the crate (`code_uses` knows the names the
+            // packages give it) keeps it.
+            if (features.code_uses)(&krate.replace('-', "_")) {
+                continue;
+            }
+            let optional = is_optional(entry);
+            if table.get(&burn).is_none() && replacement_for_burn.is_none() {
+                replacement_for_burn = Some(burn_entry_like(entry, &burn));
+            }
+            table.remove(&key);
+            folded.push(Folded {
+                krate: key.clone(),
+                feature: feature.clone(),
+                optional,
+            });
+            changes.push(ManifestChange {
+                rule: RuleId::CargoBackendCrates.into(),
+                fixable: true,
+                key: key.clone(),
+                span: None,
+                message: match scope {
+                    Scope::Package => format!("`{key}` becomes the `{feature}` feature of `{burn}`"),
+                    Scope::Workspace => format!(
+                        "`{key}` leaves the workspace's dependencies; the members that used it enable `{burn}` feature `{feature}` themselves"
+                    ),
+                },
+            });
         }
-        let optional = is_optional(entry);
-        if table.get("burn").is_none() && replacement_for_burn.is_none() {
-            replacement_for_burn = Some(burn_entry_like(entry));
-        }
-        table.remove(krate);
-        folded.push(Folded {
-            krate: krate.to_string(),
-            feature: feature.clone(),
-            optional,
-        });
-        changes.push(ManifestChange {
-            rule: RuleId::CargoBackendCrates.into(),
-            fixable: true,
-            key: krate.to_string(),
-            span: None,
-            message: match scope {
-                Scope::Package => format!("`{krate}` becomes the `{feature}` feature of `burn`"),
-                Scope::Workspace => format!(
-                    "`{krate}` leaves the workspace's dependencies; the members that used it enable `burn` feature `{feature}` themselves"
-                ),
-            },
-        });
     }
-    if let Some(burn) = replacement_for_burn {
-        table.insert("burn", burn);
+    if let Some(entry) = replacement_for_burn {
+        table.insert(&burn, entry);
     }
     let always_on: Vec<&str> = folded
         .iter()
@@ -451,7 +560,7 @@ fn fold_backend_crates(
     if always_on.is_empty() {
         return folded;
     }
-    let Some(burn) = table.get_mut("burn") else {
+    let Some(burn) = table.get_mut(&burn) else {
         return folded;
     };
     // `burn = "0.21"` becomes an inline table so it can carry features.
@@ -483,8 +592,8 @@ fn fold_backend_crates(
 
 /// A `burn` entry for a table that named a backend crate but not `burn` itself: same source
 /// (`workspace = true` or the crate's version, which the version rule then raises), same
-/// optionality.
-fn burn_entry_like(entry: &Item) -> Item {
+/// optionality; under `key`, Burn's key in the manifest, with the `package` that key needs.
+fn burn_entry_like(entry: &Item, key: &str) -> Item {
     let mut inline = toml_edit::InlineTable::new();
     let dep = entry.as_table_like();
     let inherited = dep
@@ -498,6 +607,10 @@ fn burn_entry_like(entry: &Item) -> Item {
             .as_str()
             .or_else(|| dep.and_then(|d| d.get("version")).and_then(Item::as_str))
             .unwrap_or(BURN_VERSION);
+        if key != "burn" {
+            // As such entries are usually written: the package first.
+            inline.insert("package", "burn".into());
+        }
         inline.insert("version", version.into());
     }
     if is_optional(entry) {
@@ -559,6 +672,7 @@ fn dependency_tables(root: &Table) -> Vec<&dyn toml_edit::TableLike> {
 fn rewrite_removed_references(
     table: &mut Table,
     folded: &[Folded],
+    burn: &str,
     burn_optional: bool,
     changes: &mut Vec<ManifestChange>,
 ) {
@@ -588,7 +702,7 @@ fn rewrite_removed_references(
                 continue;
             };
             let bare = !reference.contains(['/', ':']);
-            let replaced = replace_reference(&reference, folded, burn_optional)
+            let replaced = replace_reference(&reference, folded, burn, burn_optional)
                 .filter(|_| !bare || implicit(&reference));
             let Some((removed, replacement)) = replaced else {
                 i += 1;
@@ -601,7 +715,7 @@ fn rewrite_removed_references(
                 // `r` names the backend before the feature map renames it (`burn/ndarray`
                 // ends as `burn/flex`), so the message does not quote it.
                 (Some(_), Some((_, sub))) => format!(
-                    "feature `{feature_name}`: `{reference}` now turns the backend on through `burn`; `{}` and its own `{sub}` are gone: enable Burn's counterpart, if any, by hand",
+                    "feature `{feature_name}`: `{reference}` now turns the backend on through `{burn}`; `{}` and its own `{sub}` are gone: enable Burn's counterpart, if any, by hand",
                     removed.krate
                 ),
                 (None, Some((_, sub))) => format!(
@@ -654,7 +768,7 @@ fn rewrite_removed_references(
             continue;
         }
         let mut array = Array::new();
-        array.push(format!("burn/{}", removed.feature));
+        array.push(format!("{burn}/{}", removed.feature));
         table.insert(&removed.krate, toml_edit::value(array));
         changes.push(ManifestChange {
             rule: RuleId::CargoBackendCrates.into(),
@@ -662,7 +776,7 @@ fn rewrite_removed_references(
             key: removed.krate.clone(),
             span: None,
             message: format!(
-                "the optional `{}` is now feature `{}` of `burn`; the package feature `{}` keeps turning it on",
+                "the optional `{}` is now feature `{}` of `{burn}`; the package feature `{}` keeps turning it on",
                 removed.krate, removed.feature, removed.krate
             ),
         });
@@ -674,6 +788,7 @@ fn rewrite_removed_references(
 fn replace_reference<'a>(
     reference: &str,
     folded: &'a [Folded],
+    burn: &str,
     burn_optional: bool,
 ) -> Option<(&'a Folded, Option<String>)> {
     let (name, weak) = match reference.split_once('/') {
@@ -685,9 +800,9 @@ fn replace_reference<'a>(
     };
     let removed = folded.iter().find(|f| f.krate == name)?;
     let replacement = if weak {
-        burn_optional.then(|| format!("burn?/{}", removed.feature))
+        burn_optional.then(|| format!("{burn}?/{}", removed.feature))
     } else {
-        Some(format!("burn/{}", removed.feature))
+        Some(format!("{burn}/{}", removed.feature))
     };
     Some((removed, replacement))
 }
@@ -749,9 +864,16 @@ pub fn raised_toolchain(version: &str) -> Option<String> {
     ((major, minor) < MIN_RUST).then(|| format!("{}.{}", MIN_RUST.0, MIN_RUST.1))
 }
 
+/// The key a manifest names Burn with (`burn`, or `nn` for `nn = { package = "burn" }`);
+/// `renamed` as `FeatureRules::renamed`.
+pub fn burn_key_of(doc: &DocumentMut, renamed: &[(String, String)]) -> String {
+    burn_key(&dependency_packages(doc.as_table(), renamed))
+}
+
 /// Whether a manifest enables a `burn` feature, in a dependency's feature list or through its
-/// own `[features]` table (`gpu = ["burn/cuda"]`).
-pub fn enables_burn_feature(doc: &DocumentMut, feature: &str) -> bool {
+/// own `[features]` table (`gpu = ["burn/cuda"]`); `burn` is the key it names Burn with
+/// (`burn_key_of`).
+pub fn enables_burn_feature(doc: &DocumentMut, feature: &str, burn: &str) -> bool {
     let in_array = |array: &Array, prefixes: &[&str]| {
         array.iter().any(|v| {
             v.as_str()
@@ -760,7 +882,7 @@ pub fn enables_burn_feature(doc: &DocumentMut, feature: &str) -> bool {
     };
     let dep_enables = |table: &dyn toml_edit::TableLike| {
         table
-            .get("burn")
+            .get(burn)
             .and_then(Item::as_table_like)
             .and_then(|d| d.get("features"))
             .and_then(Item::as_array)
@@ -798,8 +920,12 @@ pub fn enables_burn_feature(doc: &DocumentMut, feature: &str) -> bool {
             .and_then(Item::as_table_like)
             .is_some_and(|f| {
                 f.iter().any(|(_, v)| {
-                    v.as_array()
-                        .is_some_and(|a| in_array(a, &["burn/", "burn?/"]))
+                    v.as_array().is_some_and(|a| {
+                        in_array(
+                            a,
+                            &[format!("{burn}/").as_str(), format!("{burn}?/").as_str()],
+                        )
+                    })
                 })
             })
 }
@@ -819,6 +945,11 @@ mod tests {
     }
 
     fn run(text: &str) -> ManifestResult {
+        run_renamed(text, &[])
+    }
+
+    /// `run` for a package whose dependencies cargo metadata found under other keys.
+    fn run_renamed(text: &str, renamed: &[(String, String)]) -> ManifestResult {
         let maps = vec![map("ndarray", Some("flex")), map("dispatch", None)];
         let adds = vec![FeatureAdd {
             feature: "optim".into(),
@@ -834,8 +965,89 @@ mod tests {
             adds: &adds,
             code_uses: &|path| path == "burn::optim",
             backend_crates: &crates,
+            renamed,
         };
         migrate(text, &rules).unwrap()
+    }
+
+    /// Burn under a key of the project's (`nn = { package = "burn" }`) moves like `burn`,
+    /// keeping its key; so do its features, in its entry and in `[features]`.
+    #[test]
+    fn a_renamed_burn_moves_under_its_own_key() {
+        let text = "[dependencies]\nnn = { package = \"burn\", version = \"0.21.0\", default-features = false, features = [\"ndarray\"] }\n\n[features]\ncpu = [\"nn/ndarray\", \"nn?/dispatch\"]\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[dependencies]\nnn = { package = \"burn\", version = \"0.22.0\", default-features = false, features = [\"flex\", \"optim\"] }\n\n[features]\ncpu = [\"nn/flex\"]\n"
+        );
+        assert!(
+            out.changes
+                .iter()
+                .all(|c| c.key == "nn" || c.key == "features"),
+            "{:?}",
+            out.changes
+        );
+    }
+
+    /// A member's `nn = { workspace = true }` is Burn because cargo metadata says the
+    /// workspace's `nn` is (`FeatureRules::renamed`): it gets the features the code needs.
+    #[test]
+    fn an_inherited_renamed_burn_is_known_from_cargo_metadata() {
+        let text = "[dependencies]\nnn = { workspace = true, default-features = false }\n";
+        let renamed = [("nn".to_string(), "burn".to_string())];
+        assert_eq!(
+            run_renamed(text, &renamed).text,
+            "[dependencies]\nnn = { workspace = true, default-features = false, features = [\"optim\"] }\n"
+        );
+        // Without that fact `nn` is some other crate.
+        assert_eq!(run(text).text, text);
+    }
+
+    /// A renamed backend crate (`nd = { package = "burn-ndarray" }`) folds into the renamed
+    /// Burn: its feature goes on `nn`, and `[features]` references to `nd` follow.
+    #[test]
+    fn a_renamed_backend_crate_folds_into_the_renamed_burn() {
+        let text = "[dependencies]\nnn = { package = \"burn\", version = \"0.21.0\", optional = true }\nnd = { package = \"burn-ndarray\", version = \"0.21.0\", optional = true }\n\n[features]\ncpu = [\"dep:nn\", \"dep:nd\"]\nfast = [\"nd?/std\"]\n";
+        let out = run(text);
+        assert!(
+            out.text.starts_with("[dependencies]\nnn = { package = \"burn\", version = \"0.22.0\", optional = true }\n\n[features]\ncpu = [\"dep:nn\", \"nn/flex\"]\n"),
+            "{}",
+            out.text
+        );
+        assert!(out.text.contains("fast = [\"nn?/flex\"]"), "{}", out.text);
+        // Alone, it becomes Burn under Burn's own key, with the package that key needs
+        // where the manifest calls Burn otherwise.
+        let alone =
+            run("[dependencies]\nnd = { package = \"burn-ndarray\", version = \"0.21.0\" }\n");
+        assert_eq!(
+            alone.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\"] }\n"
+        );
+        // Where the manifest calls Burn `nn` elsewhere, the new entry is `nn` too.
+        let elsewhere = run("[dependencies]\nnd = { package = \"burn-ndarray\", version = \"0.21.0\" }\n\n[dev-dependencies]\nnn = { package = \"burn\", version = \"0.21.0\" }\n");
+        assert!(
+            elsewhere.text.starts_with("[dependencies]\nnn = { package = \"burn\", version = \"0.22.0\", features = [\"flex\"] }\n"),
+            "{}",
+            elsewhere.text
+        );
+        let renamed = [("nn".to_string(), "burn".to_string())];
+        let member = run_renamed(
+            "[dependencies]\nnn = { workspace = true }\nnd = { package = \"burn-ndarray\", version = \"0.21.0\" }\n",
+            &renamed,
+        );
+        assert_eq!(
+            member.text,
+            "[dependencies]\nnn = { workspace = true, features = [\"flex\"] }\n"
+        );
+    }
+
+    /// A key spelled like Burn that names another package is that package's business.
+    #[test]
+    fn a_burn_key_of_another_package_is_left_alone() {
+        let text = "[dependencies]\nburn = { package = \"burn-helpers\", version = \"0.3\", features = [\"ndarray\"] }\n";
+        let out = run(text);
+        assert_eq!(out.text, text);
+        assert!(out.changes.is_empty(), "{:?}", out.changes);
     }
 
     /// An inherited `burn` with no feature list gets one when the code needs a feature;

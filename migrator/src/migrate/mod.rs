@@ -10,6 +10,7 @@
 //! [`write`] (the transactional `--apply`).
 
 pub mod burn_patches;
+pub mod crate_names;
 mod dangling;
 pub mod discover;
 pub mod doc_tests;
@@ -43,6 +44,9 @@ use discover::Workspace;
 use manifest::ManifestChange;
 use ra_ap_syntax::TextRange;
 use source::SourceFile;
+
+/// A file's package's names for Burn's crates (`SourceFile::dependency_names`).
+type DependencyNamesOf = std::sync::Arc<crate_names::DependencyNames>;
 use transforms::FileCtx;
 
 pub use outcome::{is_applied, FileOutcome, ManifestOutcome, Report};
@@ -122,7 +126,7 @@ pub fn run_on(
         .manifests
         .extend(rewrite_toolchain_files(&workspace.root));
     write::keep_inside(&mut report);
-    device_feature_findings(&mut report, rules);
+    device_feature_findings(&mut report, rules, &workspace);
     old_burn_dependency_findings(&mut report, &workspace);
     burn_patch_findings(&mut report, &workspace);
     marker_findings(&mut report, rules);
@@ -242,6 +246,7 @@ fn keep_findings_visible(
                 f.edition,
             )
             .in_scope(f.scope.clone())
+            .with_dependency_names(f.dependency_names.clone())
         })
         .collect();
     let (rechecked, _) =
@@ -636,7 +641,8 @@ fn rewrite_sources_parsed(
                         file.package,
                         file.edition,
                     )
-                    .in_scope(file.scope.clone());
+                    .in_scope(file.scope.clone())
+                    .with_dependency_names(file.dependency_names.clone());
                 }
             } else if let Some(text) = next.file {
                 current[file_id] = text;
@@ -731,7 +737,7 @@ struct Rewritten {
     /// The rewritten file, parsed (`parsed`).
     file: Option<SourceFile>,
     /// What the rewritten file keeps of the file the pass read: path, display name, package,
-    /// edition, scope.
+    /// edition, scope, the package's names for Burn's crates.
     #[allow(clippy::type_complexity)]
     read: Option<(
         PathBuf,
@@ -739,6 +745,7 @@ struct Rewritten {
         usize,
         ra_ap_syntax::Edition,
         Option<std::sync::Arc<Path>>,
+        DependencyNamesOf,
     )>,
     /// What the pass replaced in the text it read, and the length put in (`edit::applied_ranges`).
     edits: Vec<(ra_ap_syntax::TextRange, usize)>,
@@ -832,6 +839,7 @@ fn rewrite_file(
             file.package,
             file.edition,
             file.scope.clone(),
+            file.dependency_names.clone(),
         )),
         edits: applied,
         untouched: source::Untouched::default(),
@@ -844,7 +852,7 @@ impl Rewritten {
     /// With the rewritten text parsed, for the next pass (the costly part of a pass that
     /// changed a file, left out when `--check` needs no next pass).
     fn parsed(mut self) -> Self {
-        if let (Some(text), Some((path, display, package, edition, scope))) =
+        if let (Some(text), Some((path, display, package, edition, scope, names))) =
             (self.text.take(), self.read.take())
         {
             self.file = Some(
@@ -857,7 +865,8 @@ impl Rewritten {
                     std::mem::take(&mut self.untouched),
                     &self.edits,
                 )
-                .in_scope(scope),
+                .in_scope(scope)
+                .with_dependency_names(names),
             );
         }
         self
@@ -900,6 +909,7 @@ fn doc_test_changes(
             host.package,
             host.edition,
         )
+        .with_dependency_names(host.dependency_names.clone())
     };
     let mut blocks = Vec::new();
     let mut block_files = Vec::new();
@@ -1020,6 +1030,12 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<
 /// Whether code names `path` (`burn::train::RLTraining`): written out, or its last segment as
 /// a word in a file that names the module (`use burn::train::{RLTraining, ..}`).
 fn names_path(text: &str, path: &str) -> bool {
+    // `nd::`: a path through the crate the package calls `nd`, which a longer name ending
+    // in it (`and::`) is not.
+    if let Some(krate) = path.strip_suffix("::").filter(|k| !k.contains("::")) {
+        return crate::util::syntax::word_offsets(text, krate)
+            .any(|at| text[at + krate.len()..].starts_with("::"));
+    }
     if text.contains(path) {
         return true;
     }
@@ -1082,20 +1098,43 @@ fn rewrite_manifests(
                 .position(|p| p.manifest == path)
                 .filter(|_| !declares_workspace);
             let answers: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+            // A path of Burn's (`burn::optim`, or a crate: `burn_ndarray`) as each file
+            // writes it too (`nn::optim`, `nd::` where its package calls the crates so).
+            let names_in = |file: usize, needle: &str| {
+                let text = &sources[file].migrated;
+                if names_path(text, needle) {
+                    return true;
+                }
+                let krate = needle.split("::").next().unwrap_or(needle);
+                let rest = &needle[krate.len()..];
+                let names = &workspace.files[file].dependency_names;
+                (names.keys_of(krate).filter(|key| key != &krate)).any(|key| {
+                    let local = if rest.is_empty() {
+                        format!("{key}::")
+                    } else {
+                        format!("{key}{rest}")
+                    };
+                    names_path(text, &local)
+                })
+            };
             let code_uses = |needle: &str| {
                 *(answers.borrow_mut())
                     .entry(needle.to_string())
                     .or_insert_with(|| match package {
                         Some(p) => (files_of_package.get(p).into_iter().flatten())
-                            .any(|&f| names_path(&sources[f].migrated, needle)),
-                        None => sources.par_iter().any(|f| names_path(&f.migrated, needle)),
+                            .any(|&f| names_in(f, needle)),
+                        None => (0..sources.len())
+                            .into_par_iter()
+                            .any(|f| names_in(f, needle)),
                     })
             };
+            let renamed = renamed_dependencies(workspace, &path);
             let features = manifest::FeatureRules {
                 maps: &maps,
                 adds: &adds,
                 backend_crates: &backend_crates,
                 code_uses: &code_uses,
+                renamed: &renamed,
             };
             match manifest::migrate(&original, &features) {
                 Ok(result) => ManifestOutcome {
@@ -1117,6 +1156,15 @@ fn rewrite_manifests(
             }
         })
         .collect()
+}
+
+/// The dependencies of the package whose manifest is `manifest` that cargo metadata found
+/// under a key other than their package's name (`manifest::FeatureRules::renamed`).
+fn renamed_dependencies(workspace: &Workspace, manifest: &Path) -> Vec<(String, String)> {
+    (workspace.packages.iter())
+        .find(|p| p.manifest == manifest)
+        .map(|p| p.renamed_dependencies.clone())
+        .unwrap_or_default()
 }
 
 /// `rust-toolchain` / `rust-toolchain.toml` files that pin a Rust older than Burn 0.22 needs.
@@ -1170,11 +1218,16 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
 
 /// A device constructor the port writes needs its Cargo feature (`Device::cuda` needs
 /// `cuda`); where no manifest of the workspace enables it, say so.
-fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
-    let manifests: Vec<toml_edit::DocumentMut> = report
+fn device_feature_findings(report: &mut Report, rules: &RuleSet, workspace: &Workspace) {
+    // Each manifest with the key it names Burn with (`nn = { package = "burn" }`).
+    let manifests: Vec<(toml_edit::DocumentMut, String)> = report
         .manifests
         .iter()
-        .filter_map(|m| m.migrated.parse().ok())
+        .filter_map(|m| {
+            let doc: toml_edit::DocumentMut = m.migrated.parse().ok()?;
+            let burn = manifest::burn_key_of(&doc, &renamed_dependencies(workspace, &m.path));
+            Some((doc, burn))
+        })
         .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
     for backend in rules.backends() {
@@ -1186,7 +1239,7 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
             .any(|f| f.migrated.contains(constructor));
         let enabled = manifests
             .iter()
-            .any(|doc| manifest::enables_burn_feature(doc, &backend.feature));
+            .any(|(doc, burn)| manifest::enables_burn_feature(doc, &backend.feature, burn));
         if used && !enabled && !missing.iter().any(|(f, _)| *f == backend.feature) {
             missing.push((backend.feature.clone(), constructor.to_string()));
         }
@@ -1198,11 +1251,14 @@ fn device_feature_findings(report: &mut Report, rules: &RuleSet) {
     else {
         return;
     };
+    let key = (target.migrated.parse::<toml_edit::DocumentMut>().ok())
+        .map(|doc| manifest::burn_key_of(&doc, &renamed_dependencies(workspace, &target.path)))
+        .unwrap_or_else(|| "burn".to_string());
     for (feature, constructor) in missing {
         target.changes.push(ManifestChange {
             rule: RuleId::CargoDeviceFeatures.into(),
             fixable: false,
-            key: "burn".to_string(),
+            key: key.clone(),
             span: None,
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
         });

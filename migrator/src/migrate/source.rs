@@ -33,6 +33,10 @@ pub struct SourceFile {
     /// For a file `include!` pastes into another: the path of the file whose names it shares
     /// (the includer, or the file that includes that one). `None` for a file of its own.
     pub scope: Option<std::sync::Arc<Path>>,
+    /// How the file's package names Burn's crates (`nn = { package = "burn" }`); plain
+    /// unless `with_dependency_names` says otherwise. A file rebuilt from another (a pass's
+    /// rewrite, a doc test) keeps its package's.
+    pub dependency_names: std::sync::Arc<crate::migrate::crate_names::DependencyNames>,
 }
 
 impl SourceFile {
@@ -79,6 +83,7 @@ impl SourceFile {
                 green: Some(green),
                 syntax_errors: 0,
                 scope: None,
+                dependency_names: Default::default(),
             },
             None => Self::from_text(path, display, text, package, edition),
         }
@@ -112,6 +117,7 @@ impl SourceFile {
             green: Some(green),
             syntax_errors,
             scope: None,
+            dependency_names: Default::default(),
         }
     }
 
@@ -119,6 +125,15 @@ impl SourceFile {
     /// a file made from its text keeps of the original.
     pub fn in_scope(mut self, scope: Option<std::sync::Arc<Path>>) -> Self {
         self.scope = scope;
+        self
+    }
+
+    /// The file, in a package that names Burn's crates as `names` says.
+    pub fn with_dependency_names(
+        mut self,
+        names: std::sync::Arc<crate::migrate::crate_names::DependencyNames>,
+    ) -> Self {
+        self.dependency_names = names;
         self
     }
 

@@ -9,6 +9,7 @@ use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams, HasName};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange};
 
 use crate::edit::Change;
+use crate::migrate::crate_names::CrateNames;
 use crate::migrate::index::{BackendParam, BackendSpec, Index};
 use crate::migrate::source::SourceFile;
 use crate::rules::{RuleKey, RuleSet};
@@ -230,6 +231,17 @@ impl<'a> FileCtx<'a> {
 
     pub fn push(&mut self, change: Change) {
         self.changes.push(change);
+    }
+
+    /// How this file names Burn's crates.
+    pub fn crates(&self) -> &'a CrateNames {
+        self.index.crate_names(self.file_id)
+    }
+
+    /// `path`, one of Burn's paths (`burn::tensor::Device`), as this file writes it
+    /// (`nn::tensor::Device` where the package calls Burn `nn`).
+    pub fn local_path<'p>(&self, path: &'p str) -> std::borrow::Cow<'p, str> {
+        self.crates().localize(path)
     }
 
     /// Records that the edits name Burn's item `path` (`burn::tensor::Device`) by its last

@@ -151,6 +151,9 @@ struct FileNodes {
 
 impl FileNodes {
     fn collect(ctx: &FileCtx) -> Self {
+        // Paths and imports are read as Burn's paths: `nn::record::CompactRecorder` is
+        // `burn::record::CompactRecorder` where the package calls Burn `nn`.
+        let crates = ctx.crates();
         let mut nodes = FileNodes {
             code_paths: Vec::new(),
             paths_by_first: HashMap::new(),
@@ -178,21 +181,26 @@ impl FileNodes {
             } else if let Some(path) = ast::Path::cast(node.clone()) {
                 let is_qualifier = node.parent().is_some_and(|p| ast::Path::can_cast(p.kind()));
                 if use_end.is_none() && !is_qualifier {
+                    let first = first_segment_name(&path);
+                    let burn_first = first.as_deref().and_then(|f| crates.renamed_crate(f));
                     push_by(
                         &mut nodes.paths_by_first,
-                        first_segment_name(&path),
+                        burn_first.clone().or(first),
                         nodes.code_paths.len(),
                     );
                     nodes.code_paths.push(CodePath {
                         path,
                         names: std::cell::OnceCell::new(),
+                        burn_first,
                     });
                 }
             } else if let Some(tree) = ast::UseTree::cast(node.clone()) {
                 if tree.star_token().is_some() {
-                    nodes.glob_modules.push(full_use_path(&tree));
+                    nodes
+                        .glob_modules
+                        .push(crates.canonical(full_use_path(&tree)));
                 } else if tree.use_tree_list().is_none() {
-                    let full = full_use_path(&tree);
+                    let full = crates.canonical(full_use_path(&tree));
                     push_by(
                         &mut nodes.leaves_by_first,
                         full.first().cloned(),
@@ -352,11 +360,20 @@ impl FileNodes {
 struct CodePath {
     path: ast::Path,
     names: std::cell::OnceCell<Vec<String>>,
+    /// Burn's name for the crate the first segment names, where the file calls it otherwise
+    /// (`burn` for `nn`): the names are Burn's path.
+    burn_first: Option<String>,
 }
 
 impl CodePath {
     fn with_names(&self) -> (&ast::Path, &[String]) {
-        let names = self.names.get_or_init(|| segment_names(&self.path));
+        let names = self.names.get_or_init(|| {
+            let mut names = segment_names(&self.path);
+            if let (Some(first), Some(krate)) = (names.first_mut(), &self.burn_first) {
+                first.clone_from(krate);
+            }
+            names
+        });
         (&self.path, names)
     }
 }
@@ -377,11 +394,12 @@ fn rename_path(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, from: &str, 
     let to_last = to.rsplit("::").next().unwrap_or(to).to_string();
     let from_last = from.rsplit("::").next().unwrap_or(from).to_string();
     let from_first = path_parts(from).next().unwrap_or(from);
+    let written = ctx.local_path(to).into_owned();
     for (path, names) in nodes.paths_starting_with(from_first) {
         if names.iter().map(String::as_str).eq(path_parts(from)) {
             ctx.push(Change::edit(
                 path.syntax().text_range(),
-                to,
+                written.clone(),
                 rule,
                 format!("`{from}` is `{to}` in Burn 0.22"),
             ));

@@ -10,6 +10,7 @@ use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange, TextSize};
 use super::context::FileCtx;
 use super::use_items::{full_use_path, import_anchor, imports_name};
 use crate::edit::Change;
+use crate::migrate::crate_names::CrateNames;
 use crate::rules::RuleId;
 
 pub fn run(ctx: &mut FileCtx) {
@@ -48,16 +49,18 @@ pub fn run(ctx: &mut FileCtx) {
         // module: one `use` line per module.
         let mut missing: BTreeMap<Option<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
         for path in &paths {
-            let condition = match scope_imports(&scope, path) {
+            let condition = match scope_imports(&scope, path, ctx.crates()) {
                 Imported::Always => continue,
                 Imported::Never => None,
                 Imported::Under(conditions) => Some(negation(&conditions)),
             };
             let (module, name) = path.rsplit_once("::").unwrap_or(("burn", path));
+            // Written as the file names the crate (`use nn::tensor::Device;`).
+            let module = ctx.local_path(module);
             missing
                 .entry(condition)
                 .or_default()
-                .entry(module.to_string())
+                .entry(module.into_owned())
                 .or_default()
                 .push(name.to_string());
         }
@@ -143,7 +146,10 @@ fn burn_group_anchor(ctx: &FileCtx, line: &str) -> Option<TextSize> {
             u.use_tree()
                 .and_then(|t| t.path())
                 .and_then(|p| p.first_segment())
-                .is_some_and(|s| s.syntax().text() == "burn")
+                .is_some_and(|s| {
+                    let first = s.syntax().text().to_string();
+                    ctx.crates().burn_crate(&first) == Some("burn")
+                })
         })
         .collect();
     let new_path = line.trim_start_matches("use ").trim_end();
@@ -216,7 +222,7 @@ enum Imported {
 /// Whether the `use` items of the scope itself (not of modules inside it) bring `path`'s
 /// item in, directly, through a glob that provides it, or through `use super::*` from the
 /// enclosing scope.
-fn scope_imports(scope: &SyntaxNode, path: &str) -> Imported {
+fn scope_imports(scope: &SyntaxNode, path: &str, crates: &CrateNames) -> Imported {
     let name = last_segment(path);
     let globs = globs_providing(path);
     let globs: Vec<&[&str]> = globs.iter().map(Vec::as_slice).collect();
@@ -226,7 +232,7 @@ fn scope_imports(scope: &SyntaxNode, path: &str) -> Imported {
             continue;
         };
         let trees = tree.syntax().descendants().filter_map(ast::UseTree::cast);
-        let mut imports = imports_name(trees, name, &globs);
+        let mut imports = imports_name(trees, name, &globs, crates);
         let is_super_glob = tree
             .syntax()
             .descendants()
@@ -237,7 +243,8 @@ fn scope_imports(scope: &SyntaxNode, path: &str) -> Imported {
                 .ancestors()
                 .skip(1)
                 .find(|n| ast::ItemList::can_cast(n.kind()) || ast::SourceFile::can_cast(n.kind()));
-            imports = parent.is_some_and(|p| matches!(scope_imports(&p, path), Imported::Always));
+            imports =
+                parent.is_some_and(|p| matches!(scope_imports(&p, path, crates), Imported::Always));
         }
         if !imports {
             continue;

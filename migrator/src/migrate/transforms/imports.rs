@@ -32,6 +32,7 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.nodes(),
             "Module",
             &[&["burn", "prelude"], &["burn", "module"]],
+            ctx.crates(),
         ),
         optimizer_named: names_outside_imports(ctx.name_refs("Optimizer")),
         phantom_data_stays: phantom_data_stays(ctx),
@@ -56,7 +57,10 @@ fn report_removed_imports(ctx: &mut FileCtx) {
         if tree.use_tree_list().is_some() || tree.star_token().is_some() {
             continue;
         }
-        let full = super::use_items::full_use_path(&tree);
+        // Read as Burn's path: `use nn::..` after `nn = { package = "burn" }`.
+        let full = ctx
+            .crates()
+            .canonical(super::use_items::full_use_path(&tree));
         if let Some((rule, message)) = removed_item(ctx, &full) {
             ctx.push(Change::manual(tree.syntax().text_range(), rule, message));
         }
@@ -97,6 +101,12 @@ fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names
     let depth = prefix.len();
     if let Some(path) = tree.path() {
         prefix.extend(segment_names(&path));
+        if depth == 0 {
+            // Read as Burn's path: `use nn::backend::Wgpu` is `burn::backend::Wgpu`.
+            if let Some(krate) = prefix.first().and_then(|f| ctx.crates().renamed_crate(f)) {
+                prefix[0] = krate;
+            }
+        }
     }
     let remove = if let Some(list) = tree.use_tree_list() {
         let children: Vec<ast::UseTree> = list.use_trees().collect();
@@ -307,9 +317,10 @@ fn data_rule_import(
                     .is_some_and(|p| ast::Use::can_cast(p.kind()));
                 if let (true, Some(path)) = (whole_use, tree.path()) {
                     let message = format!("`{from}` is `{to}` in Burn 0.22");
+                    let written = ctx.local_path(to).into_owned();
                     ctx.push(Change::edit(
                         path.syntax().text_range(),
-                        to.as_str(),
+                        written,
                         rule,
                         message,
                     ));
@@ -321,7 +332,7 @@ fn data_rule_import(
                     .unwrap_or_default();
                 ctx.push(Change::insert(
                     import_anchor(ctx),
-                    format!("use {to}{alias};\n"),
+                    format!("use {}{alias};\n", ctx.local_path(to)),
                     rule,
                     format!("`{from}` is `{to}` in Burn 0.22"),
                 ));

@@ -5,6 +5,7 @@ use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use crate::migrate::crate_names::CrateNames;
 use crate::util::syntax::segment_names;
 
 /// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
@@ -75,14 +76,16 @@ pub fn with_crate_paths(pattern: &str) -> Vec<String> {
 }
 
 /// Whether one of `trees` (a file's or an item's use trees) imports `name` by a leaf import,
-/// or by a glob of one of `globs`.
+/// or by a glob of one of `globs` (Burn's paths, which the file's imports are read as through
+/// `crates`).
 pub fn imports_name(
     mut trees: impl Iterator<Item = ast::UseTree>,
     name: &str,
     globs: &[&[&str]],
+    crates: &CrateNames,
 ) -> bool {
     trees.any(|tree| {
-        let full = full_use_path(&tree);
+        let full = crates.canonical(full_use_path(&tree));
         if tree.star_token().is_some() {
             return globs
                 .iter()
@@ -121,18 +124,31 @@ pub fn full_use_path(tree: &ast::UseTree) -> Vec<String> {
 }
 
 /// Where new imports go: before the first `use` (or the first item), a position no other rule
-/// deletes across.
+/// deletes across. A `use` that gives a crate another name (`use ::nn as burn;`) is no import
+/// of items: the new ones go with those, where a file without the alias has them.
 pub fn import_anchor(ctx: &FileCtx) -> ra_ap_syntax::TextSize {
     let file = ctx.file.tree();
     let items: Vec<ast::Item> = file.items().collect();
     let anchor = items
         .iter()
-        .find(|i| matches!(i, ast::Item::Use(_)))
+        .find(|i| matches!(i, ast::Item::Use(u) if !is_crate_alias(u)))
+        .or_else(|| items.iter().find(|i| matches!(i, ast::Item::Use(_))))
         .or_else(|| items.first());
     match anchor {
         Some(item) => crate::util::syntax::line_removal_range(item.syntax()).start(),
         None => file.syntax().text_range().end(),
     }
+}
+
+/// `use nn as burn;` / `use ::nn as burn;`: a crate under another name.
+fn is_crate_alias(item: &ast::Use) -> bool {
+    let Some(tree) = item.use_tree() else {
+        return false;
+    };
+    let single = tree
+        .path()
+        .is_some_and(|p| p.qualifier().is_none() && p.segment().is_some());
+    single && tree.rename().is_some() && tree.use_tree_list().is_none()
 }
 
 #[cfg(test)]
