@@ -2,12 +2,14 @@
 //!
 //! ```text
 //! cargo run -p xtask -- api-diff [--json-dir DIR]
+//! cargo run -p xtask -- features
 //! ```
 //! `api-diff` lists the public API of the pinned Burn releases (`framework/burn-*/Cargo.lock`)
 //! and writes `framework/api/{VERSION.txt, diff.tsv}`; see `framework/api/README.md`.
 //! The benchmark workspace generator is the separate binary `gen-workspace`.
 
 mod api_diff;
+mod features;
 
 use std::process::ExitCode;
 
@@ -15,6 +17,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("api-diff") => api_diff::main(&args[1..]),
+        Some("features") => features::main(&args[1..]),
         Some(other) => Err(format!("unknown task `{other}`\n{USAGE}")),
         None => Err(USAGE.to_string()),
     };
@@ -32,4 +35,6 @@ const USAGE: &str = "usage: cargo run -p xtask -- api-diff [--json-dir DIR] [--r
              (DIR/<version>/<crate>.json) into framework/api/<version>.txt, then
              write framework/api/diff.tsv; without --json-dir only the diff is
              regenerated from the checked-in lists
+  features   write the Cargo features of Burn's crates in each pinned release
+             (framework/api/features-<version>.tsv, from cargo metadata)
   (the benchmark workspace generator: cargo run -p xtask --bin gen-workspace)";

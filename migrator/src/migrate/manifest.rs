@@ -5,6 +5,7 @@
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
 use crate::migrate::markers;
+use crate::rules::framework::FeatureFate;
 use crate::rules::{FeatureAdd, FeatureMap, RuleId, RuleKey};
 
 /// Rust release Burn 0.22 needs.
@@ -301,7 +302,7 @@ fn migrate_dependency_table(
                 }
                 if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
                     let maps = maps_of(features.maps, &package);
-                    map_feature_array(array, "", &maps, &key, changes);
+                    map_feature_array(array, "", &package, &maps, &key, changes);
                 }
                 // Features the code needs go on the members that use it, not on the
                 // workspace-wide dependency every member inherits.
@@ -401,12 +402,41 @@ fn migrate_feature_table(
                 // Under each key the manifest gives the package (`nn/ndarray`).
                 for key in names.keys_of(package) {
                     for prefix in [format!("{key}/"), format!("{key}?/")] {
-                        map_feature_array(array, &prefix, &maps, "features", changes);
+                        map_feature_array(array, &prefix, package, &maps, "features", changes);
                     }
                 }
             }
         }
     }
+}
+
+/// The feature map entry the crates' feature tables give a feature 0.22 lacks (renamed to its
+/// counterpart, or removed), and, where several 0.22 features could stand in for a removed
+/// one, a note for a person naming them.
+fn table_feature_map(package: &str, name: &str, fate: FeatureFate) -> (FeatureMap, Option<String>) {
+    let (to, note) = match fate {
+        FeatureFate::Becomes(to) => (Some(to), None),
+        FeatureFate::Gone { enabled_by } if !enabled_by.is_empty() => (
+            None,
+            Some(format!(
+                "`{package}` feature `{name}` is gone in 0.22 and was removed; in 0.21 it came with {}: enable the one you need",
+                enabled_by
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        ),
+        FeatureFate::Gone { .. } | FeatureFate::Keep => (None, None),
+    };
+    let map = FeatureMap {
+        package: package.to_string(),
+        from: name.to_string(),
+        to,
+        manual: None,
+        rule: RuleId::CargoBurnFeatures.into(),
+    };
+    (map, note)
 }
 
 /// The feature maps of one package's features (`burn`, `burn-store`).
@@ -417,11 +447,16 @@ fn maps_of(maps: &[FeatureMap], package: &str) -> Vec<FeatureMap> {
         .collect()
 }
 
-/// Renames and removes Burn features in an array of feature names (with a `burn/` style
-/// prefix for the `[features]` table), keeping each element's formatting.
+/// Renames and removes the features of Burn's `package` in an array of feature names (with a
+/// `burn/` style prefix for the `[features]` table), keeping each element's formatting: as
+/// the rule set's feature map says, else as the crates' own feature tables say (a feature
+/// 0.22 lacks, such as 0.21's implicit feature of an optional dependency, `burn-flex`,
+/// becomes the 0.22 feature that turns on the same thing, or goes: a feature the crate does
+/// not have stops the workspace from resolving).
 fn map_feature_array(
     array: &mut Array,
     prefix: &str,
+    package: &str,
     features: &[FeatureMap],
     key: &str,
     changes: &mut Vec<ManifestChange>,
@@ -437,9 +472,29 @@ fn map_feature_array(
             i += 1;
             continue;
         };
-        let Some(map) = features.iter().find(|m| m.from == name) else {
-            i += 1;
-            continue;
+        let from_tables;
+        let map = match features.iter().find(|m| m.from == name) {
+            Some(map) => map,
+            None => match crate::rules::framework::feature_fate(package, &name) {
+                FeatureFate::Keep => {
+                    i += 1;
+                    continue;
+                }
+                fate => {
+                    let note;
+                    (from_tables, note) = table_feature_map(package, &name, fate);
+                    if let Some(message) = note {
+                        changes.push(ManifestChange {
+                            rule: from_tables.rule,
+                            fixable: false,
+                            key: key.to_string(),
+                            span: None,
+                            message,
+                        });
+                    }
+                    &from_tables
+                }
+            },
         };
         if let Some(message) = &map.manual {
             changes.push(ManifestChange {
@@ -1093,6 +1148,30 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("burn-extra = \"0.3\""), "{out}");
+    }
+
+    /// Issue 29 item 3: 0.21's `burn` had a feature per optional dependency (`burn-flex`);
+    /// 0.22's has none for them, and a feature the crate lacks stops the workspace from
+    /// resolving. Each becomes the 0.22 feature that turns on the same backend, read from the
+    /// crates' own feature tables; one with no single counterpart goes, with a note naming
+    /// what could stand in for it. Features both releases have stay.
+    #[test]
+    fn implicit_features_of_burns_optional_dependencies_follow_the_crates_tables() {
+        let text = "[dependencies]\nburn = { version = \"0.21.0\", features = [\"std\", \"burn-flex\", \"burn-autodiff\", \"burn-router\"] }\n\n[features]\ngpu = [\"burn/burn-wgpu\"]\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"std\", \"flex\", \"autodiff\"] }\n\n[features]\ngpu = [\"burn/wgpu\"]\n"
+        );
+        let manual: Vec<&str> = (out.changes.iter())
+            .filter(|c| !c.fixable)
+            .map(|c| c.message.as_str())
+            .collect();
+        assert_eq!(manual.len(), 1, "{:?}", out.changes);
+        assert!(
+            manual[0].contains("`burn-router`") && manual[0].contains("`doc`"),
+            "{manual:?}"
+        );
     }
 
     #[test]

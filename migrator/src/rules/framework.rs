@@ -130,3 +130,178 @@ mod burn_crate_tests {
         }
     }
 }
+
+/// The Cargo features of each pinned release's Burn crates as cargo reads them, the implicit
+/// feature of each optional dependency included (`cargo run -p xtask -- features`, from
+/// `cargo metadata` on `framework/`): `package<TAB>feature<TAB>what it enables`.
+pub const BURN_0_21_FEATURES: &str = include_str!("../../../framework/api/features-0.21.0.tsv");
+pub const BURN_0_22_FEATURES: &str = include_str!("../../../framework/api/features-0.22.1.tsv");
+
+/// One release's features: `(package, feature)` -> what it enables.
+type FeatureTable = std::collections::BTreeMap<(String, String), Vec<String>>;
+
+fn feature_table(text: &str) -> FeatureTable {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut fields = l.split('\t');
+            let (package, feature) = (fields.next()?, fields.next()?);
+            let enables = fields.next().unwrap_or_default();
+            Some((
+                (package.to_string(), feature.to_string()),
+                enables
+                    .split(',')
+                    .filter(|e| !e.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            ))
+        })
+        .collect()
+}
+
+fn feature_tables() -> &'static (FeatureTable, FeatureTable) {
+    static TABLES: std::sync::OnceLock<(FeatureTable, FeatureTable)> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        (
+            feature_table(BURN_0_21_FEATURES),
+            feature_table(BURN_0_22_FEATURES),
+        )
+    })
+}
+
+/// What becomes of a feature of one of Burn's crates in 0.22, read from the crates' own
+/// feature tables.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FeatureFate {
+    /// 0.22 has it (or 0.21 did not: not ours to judge).
+    Keep,
+    /// 0.22 lacks it; this 0.22 feature turns on what it turned on: the one feature of 0.21
+    /// that enabled it, or, of several, the one named after it (`burn-flex`, the optional
+    /// dependency, is `flex`), where 0.22 still has that feature.
+    Becomes(String),
+    /// 0.22 lacks it and has no single counterpart; `enabled_by` lists the 0.21 features
+    /// that turned it on and 0.22 still has.
+    Gone { enabled_by: Vec<String> },
+}
+
+pub fn feature_fate(package: &str, feature: &str) -> FeatureFate {
+    let (old, new) = feature_tables();
+    let key = |f: &str| (package.to_string(), f.to_string());
+    if new.contains_key(&key(feature)) || !old.contains_key(&key(feature)) {
+        return FeatureFate::Keep;
+    }
+    // A 0.21 feature that named this one (or its dependency, `dep:x`, `x/feature`) in its
+    // list turned it on.
+    let turns_on = |enables: &Vec<String>| {
+        enables.iter().any(|e| {
+            e == feature || e.strip_prefix("dep:") == Some(feature) || {
+                e.split_once('/').map(|(dep, _)| dep) == Some(feature)
+            }
+        })
+    };
+    let enablers: Vec<String> = old
+        .iter()
+        .filter(|((p, f), enables)| p == package && f != feature && turns_on(enables))
+        .map(|((_, f), _)| f.clone())
+        .collect();
+    let family = package.split('-').next().unwrap_or(package);
+    let named_after = feature.strip_prefix(&format!("{family}-"));
+    // The one feature that turned it on, or the one named after it: an umbrella that turned
+    // on many (`doc`) is no counterpart.
+    let counterpart = match enablers.as_slice() {
+        [only] => Some(only),
+        several => several.iter().find(|f| Some(f.as_str()) == named_after),
+    };
+    match counterpart.filter(|f| new.contains_key(&key(f))) {
+        Some(to) => FeatureFate::Becomes(to.clone()),
+        None => FeatureFate::Gone {
+            enabled_by: enablers
+                .into_iter()
+                .filter(|f| new.contains_key(&key(f)))
+                .collect(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod feature_tests {
+    use super::*;
+
+    #[test]
+    fn implicit_features_of_optional_dependencies_find_their_0_22_feature() {
+        // 0.21 `burn` had a feature per optional dependency; 0.22 has none for them.
+        assert_eq!(
+            feature_fate("burn", "burn-flex"),
+            FeatureFate::Becomes("flex".into())
+        );
+        assert_eq!(
+            feature_fate("burn", "burn-wgpu"),
+            FeatureFate::Becomes("wgpu".into())
+        );
+        assert_eq!(
+            feature_fate("burn", "burn-autodiff"),
+            FeatureFate::Becomes("autodiff".into())
+        );
+        assert_eq!(feature_fate("burn", "std"), FeatureFate::Keep);
+        assert_eq!(feature_fate("burn", "flex"), FeatureFate::Keep);
+        assert_eq!(feature_fate("burn", "no-such-feature"), FeatureFate::Keep);
+        assert!(matches!(
+            feature_fate("burn", "dispatch"),
+            FeatureFate::Gone { .. }
+        ));
+        // `burn-router` came with `router` (gone) and the `doc` umbrella: no counterpart.
+        assert_eq!(
+            feature_fate("burn", "burn-router"),
+            FeatureFate::Gone {
+                enabled_by: vec!["doc".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn the_feature_tables_are_cargos_for_the_pinned_releases() {
+        let (old, new) = feature_tables();
+        for (table, lock) in [(old, BURN_0_21_LOCK), (new, BURN_0_22_LOCK)] {
+            let burn = table.get(&("burn".to_string(), "std".to_string()));
+            assert!(burn.is_some(), "burn's std feature is listed");
+            for (package, _) in table.keys() {
+                assert!(
+                    lock.contains(&format!("\nname = \"{package}\"\n")),
+                    "{package} is in the pinned lock"
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod feature_map_tests {
+    use super::*;
+
+    /// The rule set's hand-written feature map against the crates' own tables: each feature
+    /// it maps from is one of 0.21's, and each it maps to is one of 0.22's (a map to a
+    /// feature the crate lacks would make the port unresolvable).
+    #[test]
+    fn the_feature_map_names_features_the_pinned_releases_have() {
+        let rules = crate::rules::RuleSet::embedded().unwrap();
+        let (old, new) = feature_tables();
+        for map in rules.feature_maps() {
+            let key = |f: &str| (map.package.clone(), f.to_string());
+            assert!(
+                old.contains_key(&key(&map.from)),
+                "{} feature `{}` is not one of 0.21's",
+                map.package,
+                map.from
+            );
+            if let Some(to) = &map.to {
+                assert!(
+                    new.contains_key(&key(to)),
+                    "{} feature `{}` (from `{}`) is not one of 0.22's",
+                    map.package,
+                    to,
+                    map.from
+                );
+            }
+        }
+    }
+}

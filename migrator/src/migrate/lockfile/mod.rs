@@ -89,11 +89,50 @@ pub fn plan_with(report: &Report, pinned: &str) -> Result<Option<LockPlan>, Erro
     files.insert(lock_path, merged.text.clone());
     let overlay = crate::util::overlay::Overlay::new(&files)?;
     let (after, update) = resolve(&overlay.path(&root), before.as_deref(), &merged, report)
-        .map_err(|error| error.outside_overlay(overlay.base()))?;
+        .map_err(|error| name_lines(error.outside_overlay(overlay.base()), report))?;
     Ok(Some(LockPlan {
         text: (before.as_deref() != Some(after.as_str())).then_some(after),
         update,
     }))
+}
+
+/// Cargo's resolution error, with the lines of the ported manifests it names (a dependency
+/// key or a feature in backquotes), so the user sees which line of theirs to change.
+fn name_lines(error: Error, report: &Report) -> Error {
+    let Error::Unresolvable { dir, stderr } = error else {
+        return error;
+    };
+    let named: BTreeSet<&str> = stderr.split('`').skip(1).step_by(2).collect();
+    let mut lines = Vec::new();
+    for manifest in report.manifests.iter().filter(|m| m.migrated != m.original) {
+        for (number, line) in manifest.migrated.lines().enumerate() {
+            let key = line
+                .split(['=', ' ', '.'])
+                .next()
+                .unwrap_or_default()
+                .trim();
+            let quotes_one = named.iter().any(|n| line.contains(&format!("\"{n}\"")));
+            if !line.trim_start().starts_with('#') && (named.contains(key) || quotes_one) {
+                lines.push(format!(
+                    "  {}:{}: {}",
+                    manifest.display,
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    if lines.is_empty() {
+        return Error::Unresolvable { dir, stderr };
+    }
+    lines.truncate(10);
+    Error::Unresolvable {
+        dir,
+        stderr: format!(
+            "{stderr}\nthe lines of the ported manifests it names:\n{}",
+            lines.join("\n")
+        ),
+    }
 }
 
 /// Pins Burn's graph in the `Cargo.lock` of the workspace at `root` as [`plan`] does, in

@@ -1,8 +1,9 @@
-//! Registry drift (issue 29 item 4), offline: a local registry (a `directory` source that
-//! replaces crates.io) offers a newer release of one of Burn's dependencies than Burn's
-//! pinned lockfile has, as crates.io did with `systemstat` 0.2.8, which burn-train 0.22.1
-//! does not compile with. The port's `Cargo.lock` must take the pinned release; without the
-//! pinned lock, the same resolution takes the newer one (so the fixture does offer it).
+//! The port's `Cargo.lock`, offline, against a local registry (a `directory` source that
+//! replaces crates.io). Registry drift (issue 29 item 4): the registry offers a newer release
+//! of one of Burn's dependencies than Burn's pinned lockfile has, as crates.io did with
+//! `systemstat` 0.2.8, which burn-train 0.22.1 does not compile with; the port must take the
+//! pinned release, and without the pinned lock the same resolution takes the newer one (so
+//! the fixture does offer it). Features and resolution failures (item 3) too.
 
 mod common;
 
@@ -43,8 +44,17 @@ fn vendor(registry: &Path, name: &str, version: &str, manifest_rest: &str) -> St
     checksum
 }
 
-#[test]
-fn the_pinned_release_wins_over_a_newer_one_offline() {
+/// A project on Burn 0.21 (with `burn_features` and the extra `dependencies` lines) whose
+/// crates.io is a local registry offering `burn` 0.21.0 and 0.22.1 (which needs
+/// `thermal-probe` 0.2.7 or newer), and `thermal-probe` 0.2.5, 0.2.7 and 0.2.8; with the
+/// pinned lockfile that names `burn` 0.22.1 and `thermal-probe` 0.2.7.
+struct Fixture {
+    _base: tempfile::TempDir,
+    project: std::path::PathBuf,
+    pinned: String,
+}
+
+fn fixture(burn_features: &str, dependencies: &str) -> Fixture {
     let base = tempfile::tempdir().unwrap();
     let registry = base.path().join("registry");
     let features = "[features]\ndefault = []\nstd = []\nflex = []\nndarray = []\nautodiff = []\n";
@@ -58,15 +68,15 @@ fn the_pinned_release_wins_over_a_newer_one_offline() {
         &registry,
         "burn",
         "0.22.1",
-        &format!("{features}\n[dependencies]\nthermal-probe = \"0.2\"\n"),
+        &format!("{features}\n[dependencies]\nthermal-probe = \"0.2.7\"\n"),
     );
+    vendor(&registry, "thermal-probe", "0.2.5", "");
     let pinned_probe = vendor(&registry, "thermal-probe", "0.2.7", "");
     vendor(&registry, "thermal-probe", "0.2.8", "");
-
     let project = base.path().join("project");
     write(
         &project.join("Cargo.toml"),
-        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\"] }\n",
+        &format!("[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = {{ version = \"0.21.0\", features = [{burn_features}] }}\n{dependencies}"),
     );
     write(
         &project.join("src/main.rs"),
@@ -82,8 +92,20 @@ fn the_pinned_release_wins_over_a_newer_one_offline() {
     let pinned = format!(
         "version = 4\n\n[[package]]\nname = \"framework\"\nversion = \"0.1.0\"\ndependencies = [\n \"burn\",\n]\n\n[[package]]\nname = \"burn\"\nversion = \"0.22.1\"\nsource = \"{CRATES_IO}\"\nchecksum = \"{burn}\"\ndependencies = [\n \"thermal-probe\",\n]\n\n[[package]]\nname = \"thermal-probe\"\nversion = \"0.2.7\"\nsource = \"{CRATES_IO}\"\nchecksum = \"{pinned_probe}\"\n"
     );
+    Fixture {
+        _base: base,
+        project,
+        pinned,
+    }
+}
+
+#[test]
+fn the_pinned_release_wins_over_a_newer_one_offline() {
+    let Fixture {
+        project, pinned, ..
+    } = &fixture("\"ndarray\"", "");
     let rules = RuleSet::embedded().unwrap();
-    let report = run(&project, &rules).unwrap();
+    let report = run(project, &rules).unwrap();
     assert!(
         report.manifests.iter().any(|m| m.migrated.contains("0.22")),
         "the port moves burn to 0.22"
@@ -94,7 +116,7 @@ fn the_pinned_release_wins_over_a_newer_one_offline() {
             .expect("the manifest changes");
         plan.text.expect("a lockfile is written")
     };
-    let with_pin = locked(&pinned);
+    let with_pin = locked(pinned);
     assert!(
         with_pin.contains("name = \"thermal-probe\"\nversion = \"0.2.7\""),
         "{with_pin}"
@@ -108,5 +130,46 @@ fn the_pinned_release_wins_over_a_newer_one_offline() {
         "{without}"
     );
     // Nothing of the project was written: the plan worked in a scratch view.
+    assert!(!project.join("Cargo.lock").exists());
+}
+
+/// Issue 29 item 3: features of 0.21's `burn` that 0.22's lacks (the implicit feature of an
+/// optional dependency, `burn-flex`) move to their counterpart, so the port resolves.
+#[test]
+fn implicit_features_move_and_the_port_resolves() {
+    let Fixture {
+        project, pinned, ..
+    } = &fixture("\"std\", \"burn-flex\"", "");
+    let rules = RuleSet::embedded().unwrap();
+    let report = run(project, &rules).unwrap();
+    let manifest = &report.manifests[0].migrated;
+    assert!(
+        manifest.contains("features = [\"std\", \"flex\"]"),
+        "{manifest}"
+    );
+    let plan = lockfile::plan_with(&report, pinned).unwrap_or_else(|e| panic!("{e}"));
+    let text = plan.and_then(|p| p.text).expect("a lockfile");
+    assert!(
+        text.contains("name = \"burn\"\nversion = \"0.22.1\""),
+        "{text}"
+    );
+}
+
+/// Issue 29 item 3: a port whose workspace does not resolve (here the project pins a release
+/// of a crate older than Burn 0.22 needs) is an error that names the manifest line.
+#[test]
+fn a_port_that_does_not_resolve_names_the_line() {
+    let Fixture {
+        project, pinned, ..
+    } = &fixture("\"ndarray\"", "thermal-probe = \"=0.2.5\"\n");
+    let rules = RuleSet::embedded().unwrap();
+    let report = run(project, &rules).unwrap();
+    let error = lockfile::plan_with(&report, pinned).expect_err("does not resolve");
+    let message = error.to_string();
+    assert!(message.contains("does not resolve"), "{message}");
+    assert!(
+        message.contains("Cargo.toml:8: thermal-probe = \"=0.2.5\""),
+        "{message}"
+    );
     assert!(!project.join("Cargo.lock").exists());
 }
