@@ -7,23 +7,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::*;
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
-}
 
 const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\"] }\n";
 
@@ -32,16 +19,6 @@ const MAIN: &str = "mod model;\n\nfn main() {}\n";
 const GENERIC: &str = "use burn::prelude::*;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.mul_scalar(2.0)\n}\n";
 
 const GENERIC_PORTED: &str = "pub fn double(x: Tensor<1>) -> Tensor<1> {";
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
-}
 
 /// A one-crate Burn 0.21 project with `src/model.rs`, committed to git.
 fn project() -> tempfile::TempDir {
@@ -364,22 +341,33 @@ fn clean_port(fixture: &Path) -> Vec<(String, Vec<u8>)> {
     done
 }
 
-/// A cargo in front of the real one that, when called for the lockfile (anything but
-/// `metadata --no-deps`), marks `mark` and waits, so a test can kill `--apply` there.
+/// A shell script `name` in `dir` that stands in for cargo: `body` runs first for a call for
+/// the lockfile (anything but `metadata --no-deps`, which reads the workspace), with
+/// `$CARGO_REAL` the real cargo.
 #[cfg(unix)]
-fn slow_lock_cargo(dir: &Path, mark: &Path) -> PathBuf {
+fn cargo_in_front(dir: &Path, name: &str, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
-    let script = dir.join("slow-cargo");
+    let script = dir.join(name);
     write(
         &script,
         &format!(
-            "#!/bin/sh\ncase \" $* \" in\n  *\" --no-deps \"*) ;;\n  *) touch '{}'; sleep 5 ;;\nesac\nexec '{}' \"$@\"\n",
-            mark.display(),
+            "#!/bin/sh\nCARGO_REAL='{}'\ncase \" $* \" in\n  *\" --no-deps \"*) exec \"$CARGO_REAL\" \"$@\" ;;\nesac\n{body}\n",
             env!("CARGO")
         ),
     );
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     script
+}
+
+/// A cargo that marks `mark` and waits when called for the lockfile, so a test can kill
+/// `--apply` there.
+#[cfg(unix)]
+fn slow_lock_cargo(dir: &Path, mark: &Path) -> PathBuf {
+    let body = format!(
+        "touch '{}'\nsleep 5\nexec \"$CARGO_REAL\" \"$@\"",
+        mark.display()
+    );
+    cargo_in_front(dir, "slow-cargo", &body)
 }
 
 /// Item 4: a kill while cargo works out the lockfile leaves the tree as it was (no source,
@@ -887,22 +875,15 @@ fn no_journal_makes_the_resume_touch_a_path_outside_the_root() {
     eprintln!("{cases} journals, {touched_inside} accepted and resumed inside the root");
 }
 
-/// A cargo in front of the real one that logs when each call for the lockfile (anything
-/// but `metadata --no-deps`) starts and ends, in nanoseconds since the epoch.
+/// A cargo that logs when each call for the lockfile starts and ends, in nanoseconds since
+/// the epoch.
 #[cfg(unix)]
 fn timing_cargo(dir: &Path, log: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let script = dir.join("timing-cargo");
-    write(
-        &script,
-        &format!(
-            "#!/bin/sh\ncase \" $* \" in\n  *\" --no-deps \"*) exec '{cargo}' \"$@\" ;;\nesac\necho \"start $(date +%s%N)\" >> '{log}'\n'{cargo}' \"$@\"\nrc=$?\necho \"end $(date +%s%N)\" >> '{log}'\nexit $rc\n",
-            cargo = env!("CARGO"),
-            log = log.display(),
-        ),
+    let log = log.display();
+    let body = format!(
+        "echo \"start $(date +%s%N)\" >> '{log}'\n\"$CARGO_REAL\" \"$@\"\nrc=$?\necho \"end $(date +%s%N)\" >> '{log}'\nexit $rc"
     );
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
+    cargo_in_front(dir, "timing-cargo", &body)
 }
 
 fn now_ns() -> u128 {

@@ -11,11 +11,7 @@ use std::path::Path;
 
 use burn_migrate::migrate::{lockfile, run};
 use burn_migrate::rules::RuleSet;
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use common::write;
 
 const CRATES_IO: &str = "registry+https://github.com/rust-lang/crates.io-index";
 
