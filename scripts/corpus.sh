@@ -28,7 +28,8 @@ lock=${BURN_BUILD_LOCK:-/work/burn-build.lock}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/corpus-target}
 migrate=${BURN_MIGRATE:-$repo/target/release/burn-migrate}
 if [[ -z "${BURN_MIGRATE:-}" ]]; then
-    (cd "$repo" && cargo build --release --quiet -p burn-migrate)
+    # Into the checkout's own target: CARGO_TARGET_DIR above is the corpus projects'.
+    (cd "$repo" && CARGO_TARGET_DIR="$repo/target" cargo build --release --quiet -p burn-migrate)
 fi
 mkdir -p "$work"
 

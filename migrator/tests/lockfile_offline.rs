@@ -11,7 +11,7 @@ use std::path::Path;
 
 use burn_migrate::migrate::{lockfile, run};
 use burn_migrate::rules::RuleSet;
-use common::write;
+use common::{read, stderr, write};
 
 const CRATES_IO: &str = "registry+https://github.com/rust-lang/crates.io-index";
 
@@ -168,4 +168,104 @@ fn a_port_that_does_not_resolve_names_the_line() {
         "{message}"
     );
     assert!(!project.join("Cargo.lock").exists());
+}
+
+/// A family of crates released in lockstep, where a member needs its sibling at its own
+/// version when a feature is on (`futures-channel` 0.3.34 with `sink` needs `futures-sink`
+/// 0.3.34). Moving the member Burn's graph has to the pinned release leaves its sibling,
+/// which Burn does not use, at the project's older version: cargo's conflict names the
+/// sibling, and the port unlocks it rather than give up.
+#[test]
+fn a_sibling_left_behind_by_a_pinned_move_is_unlocked() {
+    let base = tempfile::tempdir().unwrap();
+    let registry = base.path().join("registry");
+    let burn_features = "[features]\ndefault = []\nflex = []\nndarray = []\n";
+    vendor(&registry, "burn", "0.21.0", burn_features);
+    let burn = vendor(
+        &registry,
+        "burn",
+        "0.22.1",
+        &format!("{burn_features}\n[dependencies]\nfam-channel = \"0.3.34\"\n"),
+    );
+    // (name, version) -> the checksum the lock names.
+    let mut checksums = std::collections::BTreeMap::new();
+    for version in ["0.3.32", "0.3.34"] {
+        let sink = vendor(&registry, "fam-sink", version, "");
+        let channel = vendor(
+            &registry,
+            "fam-channel",
+            version,
+            &format!("[features]\nsink = [\"dep:fam-sink\"]\n\n[dependencies]\nfam-sink = {{ version = \"={version}\", optional = true }}\n"),
+        );
+        let fam = vendor(
+            &registry,
+            "fam",
+            version,
+            &format!("[dependencies]\nfam-channel = {{ version = \"{version}\", features = [\"sink\"] }}\nfam-sink = \"{version}\"\n"),
+        );
+        for (name, checksum) in [("fam-sink", sink), ("fam-channel", channel), ("fam", fam)] {
+            checksums.insert((name, version), checksum);
+        }
+    }
+    let project = base.path().join("project");
+    write(
+        &project.join("Cargo.toml"),
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\"] }\nfam = \"0.3\"\n",
+    );
+    write(
+        &project.join("src/main.rs"),
+        "use burn::prelude::*;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x\n}\n\nfn main() {}\n",
+    );
+    write(
+        &project.join(".cargo/config.toml"),
+        &format!(
+            "[source.crates-io]\nreplace-with = \"local\"\n\n[source.local]\ndirectory = \"{}\"\n\n[net]\noffline = true\n",
+            registry.display()
+        ),
+    );
+    // The project's lock, from before 0.3.34: cargo's, with the family at 0.3.32.
+    let out = std::process::Command::new(env!("CARGO"))
+        .arg("generate-lockfile")
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut lock = read(&project.join("Cargo.lock"));
+    for name in ["fam", "fam-channel", "fam-sink"] {
+        lock = lock.replace(
+            &format!(
+                "name = \"{name}\"\nversion = \"0.3.34\"\nsource = \"{CRATES_IO}\"\nchecksum = \"{}\"",
+                checksums[&(name, "0.3.34")]
+            ),
+            &format!(
+                "name = \"{name}\"\nversion = \"0.3.32\"\nsource = \"{CRATES_IO}\"\nchecksum = \"{}\"",
+                checksums[&(name, "0.3.32")]
+            ),
+        );
+    }
+    write(&project.join("Cargo.lock"), &lock);
+    let channel = &checksums[&("fam-channel", "0.3.34")];
+    let before = read(&project.join("Cargo.lock"));
+    assert!(
+        before.contains("name = \"fam-sink\"\nversion = \"0.3.32\""),
+        "{before}"
+    );
+    let pinned = format!(
+        "version = 4\n\n[[package]]\nname = \"burn\"\nversion = \"0.22.1\"\nsource = \"{CRATES_IO}\"\nchecksum = \"{burn}\"\ndependencies = [\n \"fam-channel\",\n]\n\n[[package]]\nname = \"fam-channel\"\nversion = \"0.3.34\"\nsource = \"{CRATES_IO}\"\nchecksum = \"{channel}\"\n"
+    );
+    let rules = RuleSet::embedded().unwrap();
+    let report = run(&project, &rules).unwrap();
+    let plan = lockfile::plan_with(&report, &pinned).unwrap_or_else(|e| panic!("{e}"));
+    let text = plan.and_then(|p| p.text).expect("a new lockfile");
+    for name in ["fam-channel", "fam-sink"] {
+        assert!(
+            text.contains(&format!("name = \"{name}\"\nversion = \"0.3.34\"")),
+            "{name}: {text}"
+        );
+    }
+    assert_eq!(
+        read(&project.join("Cargo.lock")),
+        before,
+        "the project is untouched"
+    );
 }

@@ -213,6 +213,19 @@ pub fn merge(project: Option<&str>, pinned: &str, direct: &BTreeSet<String>) -> 
     merged
 }
 
+/// `lock` without its entry for `name` at `version`, `None` when it has none: what cargo then
+/// resolves afresh. Edges that name it stay; cargo drops them if they no longer resolve.
+pub fn without_entry(lock: &str, name: &str, version: &str) -> Option<String> {
+    let mut doc = lock.parse::<DocumentMut>().ok()?;
+    let packages = doc.get_mut("package")?.as_array_of_tables_mut()?;
+    let before = packages.len();
+    packages.retain(|table| {
+        let field = |key| table.get(key).and_then(|v| v.as_str());
+        (field("name"), field("version")) != (Some(name), Some(version))
+    });
+    (packages.len() < before).then(|| doc.to_string())
+}
+
 /// `name -> versions` of a lockfile's registry and git packages (not its workspace's own).
 pub fn locked_versions(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

@@ -175,19 +175,49 @@ fn resolve(
     report: &Report,
 ) -> Result<(String, LockUpdate), Error> {
     let lock_path = root.join("Cargo.lock");
-    // Offline first: every package the pinned lock names needs no look-up.
-    let read_back = ["update", "--workspace", "--quiet"];
-    let mut output = cargo(root, &[&read_back[..], &["--offline"]].concat())?;
-    if !output.status.success() {
-        output = cargo(root, &read_back)?;
-    }
-    if !output.status.success() {
+    let write = |text: &str| {
+        std::fs::write(&lock_path, text).map_err(|source| Error::Io {
+            path: lock_path.clone(),
+            source,
+        })
+    };
+    let mut lock = merged.text.clone();
+    let mut resolved = false;
+    // Each round unlocks the entry cargo's conflict names (a package that stays at the
+    // project's version next to another moved to the pinned one that needs it newer:
+    // `futures-sink` 0.3.32 beside the pinned `futures-channel` 0.3.34); a conflict with
+    // nothing locked to give up is the manifests', and reported.
+    for _ in 0..MAX_UNLOCKS {
+        write(&lock)?;
+        // Offline first: every package the pinned lock names needs no look-up.
+        let read_back = ["update", "--workspace", "--quiet"];
+        let mut output = cargo(root, &[&read_back[..], &["--offline"]].concat())?;
+        if !output.status.success() {
+            output = cargo(root, &read_back)?;
+        }
+        if output.status.success() {
+            resolved = true;
+            break;
+        }
         let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
-        let dir = report.root.clone();
-        return Err(if stderr.contains("failed to select a version") {
-            Error::Unresolvable { dir, stderr }
-        } else {
-            Error::LockUpdate { dir, stderr }
+        let unlocked = previously_selected(&stderr)
+            .find_map(|(name, version)| merge::without_entry(&lock, name, version));
+        match unlocked {
+            Some(next) => lock = next,
+            None => {
+                let dir = report.root.clone();
+                return Err(if stderr.contains("failed to select a version") {
+                    Error::Unresolvable { dir, stderr }
+                } else {
+                    Error::LockUpdate { dir, stderr }
+                });
+            }
+        }
+    }
+    if !resolved {
+        return Err(Error::LockUpdate {
+            dir: report.root.clone(),
+            stderr: format!("cargo's conflicts unlocked {MAX_UNLOCKS} packages and did not end"),
         });
     }
     let after = std::fs::read_to_string(&lock_path).map_err(|source| Error::Io {
@@ -196,6 +226,23 @@ fn resolve(
     })?;
     let update = summarize(before, &after, merged, &report.direct_dependencies);
     Ok((after, update))
+}
+
+/// How many locked entries cargo's conflicts may unlock before the port's lockfile is given
+/// up on.
+const MAX_UNLOCKS: usize = 20;
+
+/// The packages a cargo resolution error says were "previously selected" (the side of a
+/// conflict that a lockfile fixes), as (name, version).
+fn previously_selected(stderr: &str) -> impl Iterator<Item = (&str, &str)> {
+    stderr
+        .split("previously selected package `")
+        .skip(1)
+        .filter_map(|rest| rest.split('`').next())
+        .filter_map(|package| {
+            let (name, version) = package.split_once(' ')?;
+            Some((name, version.trim_start_matches('v')))
+        })
 }
 
 /// What moved between the lockfile `before` (`None`: there was none) and `after`.
@@ -281,5 +328,20 @@ fn cargo(root: &Path, args: &[&str]) -> Result<Output, Error> {
     match crate::util::toolchain::running() {
         Some(toolchain) => run(Some(&toolchain)),
         None => Ok(output),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_conflicts_locked_side_is_read_from_cargos_error() {
+        let stderr = "error: failed to select a version for `futures-sink`.\n    ... required by package `futures-channel v0.3.34`\n\nall possible versions conflict with previously selected packages.\n\n  previously selected package `futures-sink v0.3.32`\n    ... which satisfies dependency `futures-sink = \"^0.3.32\"` (locked to 0.3.32) of package `futures v0.3.32`\n";
+        assert_eq!(
+            previously_selected(stderr).collect::<Vec<_>>(),
+            vec![("futures-sink", "0.3.32")]
+        );
+        assert_eq!(previously_selected("error: no matching package").count(), 0);
     }
 }
