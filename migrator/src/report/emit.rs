@@ -504,9 +504,14 @@ pub fn lockfile_summary(update: &crate::migrate::lockfile::LockUpdate) -> String
         update.transitive
     );
     if !update.aligned.is_empty() {
+        // The first few name the kind of move; a lockfile made months before has a hundred.
+        const SHOWN: usize = 8;
+        let more = update.aligned.len().saturating_sub(SHOWN);
         out.push_str(&format!(
-            "moved to the versions Burn 0.22 is known to build with: {}\n",
-            update.aligned.join(", ")
+            "{} of your locked packages moved to the versions Burn 0.22 is known to build with: {}{}\n",
+            update.aligned.len(),
+            update.aligned[..update.aligned.len().min(SHOWN)].join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
         ));
     }
     if !update.others.is_empty() {
