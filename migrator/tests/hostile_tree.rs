@@ -898,8 +898,10 @@ fn now_ns() -> u128 {
 /// uninterrupted run, lockfile included. Each kill is classed by where it landed: in a cargo
 /// call for the lockfile (from a logging cargo in front of the real one), before the journal
 /// (nothing written), while temporary files were written (journal not committed), while
-/// renaming (journal committed), or after. `BURN_MIGRATE_KILLS` sets how many (default 8,
-/// what `.ci/run` runs; the long run is in `testdata/measurements/properties.md`).
+/// renaming (journal committed), or after. Every other kill comes shortly after the lockfile
+/// step, where the writes are. `BURN_MIGRATE_KILLS` sets how many must land while the run
+/// is going (default 8, what `.ci/run` runs; the long run is in
+/// `testdata/measurements/properties.md`).
 #[cfg(unix)]
 #[test]
 fn kills_at_random_instants_end_like_an_uninterrupted_run() {
@@ -939,11 +941,34 @@ fn kills_at_random_instants_end_like_an_uninterrupted_run() {
     let original = snapshot(fresh().path());
     let mut rng = Rng::new(2028);
     let mut landed: std::collections::BTreeMap<&str, u64> = Default::default();
-    for kill in 0..kills {
+    // Kills that landed while the run was going; the others (it had ended) are counted apart
+    // and do not count towards `kills`.
+    let mut landed_in_run = 0;
+    let mut kill = 0;
+    while landed_in_run < kills {
+        kill += 1;
+        assert!(
+            kill <= kills * 4,
+            "too few kills landed in the run: {landed:?}"
+        );
         let dir = fresh();
         let _ = std::fs::remove_file(&log);
-        let delay = longest.mul_f64(rng.below(1000) as f64 / 1000.0);
         let mut child = apply(dir.path()).spawn().unwrap();
+        let started = Instant::now();
+        // Every other kill comes shortly after the lockfile step ends, where the journal is
+        // written, the temporary files, the commit and the renames (a few milliseconds of a
+        // run of seconds, which kills at uniform instants seldom reach); the others at a
+        // uniform instant of the whole run.
+        let delay = if kill % 2 == 0 {
+            while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("end "))
+                && started.elapsed() < longest * 2
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Duration::from_micros(rng.below(25_000) as u64)
+        } else {
+            longest.mul_f64(rng.below(1000) as f64 / 1000.0)
+        };
         std::thread::sleep(delay);
         let killed_at = now_ns();
         let finished_first = child.try_wait().unwrap().is_some();
@@ -973,6 +998,9 @@ fn kills_at_random_instants_end_like_an_uninterrupted_run() {
             (false, None) => "after the renames",
         };
         *landed.entry(phase).or_default() += 1;
+        if !finished_first {
+            landed_in_run += 1;
+        }
         let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
             .args(["--apply"])
             .arg(dir.path())
@@ -990,5 +1018,7 @@ fn kills_at_random_instants_end_like_an_uninterrupted_run() {
             &format!("kill {kill} ({phase}, after {delay:?}), then --apply again"),
         );
     }
-    eprintln!("{kills} kills over {longest:?} (the longest of 3 uninterrupted runs): {landed:?}");
+    eprintln!(
+        "{kill} kills, {kills} of them while the run was going (runs of {longest:?} at most): {landed:?}"
+    );
 }
