@@ -86,6 +86,7 @@ pub fn plan_with(report: &Report, pinned: &str) -> Result<Option<LockPlan>, Erro
         Err(e) => return Err(io(&lock_path)(e)),
     };
     let merged = start_from(&lock_path, before.as_deref(), pinned, report)?;
+    // A file of the view's own, not a link to the project's: cargo and `resolve` write it.
     files.insert(lock_path, merged.text.clone());
     let overlay = crate::util::overlay::Overlay::new(&files)?;
     let (after, update) = resolve(&overlay.path(&root), before.as_deref(), &merged, report)
@@ -142,10 +143,6 @@ pub fn update(root: &Path, report: &Report) -> Result<LockUpdate, Error> {
     let before = std::fs::read_to_string(&lock_path).ok();
     let pinned = crate::rules::framework::BURN_0_22_LOCK;
     let merged = start_from(&lock_path, before.as_deref(), pinned, report)?;
-    std::fs::write(&lock_path, &merged.text).map_err(|source| Error::Io {
-        path: lock_path.clone(),
-        source,
-    })?;
     resolve(root, before.as_deref(), &merged, report).map(|(_, update)| update)
 }
 
