@@ -34,6 +34,7 @@ use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
 use crate::rules::{RuleId, RuleKey, RuleSet};
+use crate::util::layout;
 use crate::util::lines::LineIndex;
 use crate::util::timing::{self, time};
 use discover::Workspace;
@@ -118,10 +119,21 @@ pub fn run_as(path: &Path, rules: &RuleSet, output: Output) -> Result<Report, Er
         // rust-analyzer's dropper thread, which frees them while the findings render, on the
         // same cores; the process's exit frees them instead.
         std::mem::forget(ported);
-    } else if !report.already_migrated {
-        time("keep findings visible", || {
-            keep_findings_visible(&mut report, &workspace.files, ported, rules)
-        })?;
+    } else {
+        if !report.already_migrated {
+            time("keep findings visible", || {
+                keep_findings_visible(&mut report, &workspace.files, ported, rules)
+            })?;
+        }
+        // Last: what is written is laid out as the file was (line endings).
+        time("layout", || {
+            (report.files.par_iter_mut())
+                .filter(|f| *f.migrated != *f.original)
+                .for_each(|f| {
+                    let migrated = std::mem::take(&mut f.migrated);
+                    f.migrated = layout::keep_layout(&f.original, migrated);
+                })
+        });
     }
     Ok(report)
 }
@@ -561,6 +573,7 @@ fn unchanged_outcome(file: &SourceFile) -> FileOutcome {
         error: None,
         device_choices: Vec::new(),
         suppressions: crate::migrate::suppress::find(file),
+        bom: file.bom,
     }
 }
 
@@ -931,7 +944,7 @@ fn rewrite_manifests(
                 Ok(result) => ManifestOutcome {
                     path,
                     display,
-                    migrated: result.text,
+                    migrated: layout::keep_layout(&original, result.text),
                     original,
                     changes: result.changes,
                     error: None,
@@ -971,11 +984,14 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
                     migrated = doc.to_string();
                 }
             }
-        } else if let Some(raised) = manifest::raised_toolchain(original.trim()) {
+        } else if let Some(raised) =
+            manifest::raised_toolchain(layout::strip_bom(&original).0.trim())
+        {
             old = Some(original.trim().to_string());
             migrated = format!("{raised}\n");
         }
         let Some(old) = old else { continue };
+        let migrated = layout::keep_layout(&original, migrated);
         out.push(ManifestOutcome {
             display: name.to_string(),
             changes: vec![ManifestChange {
@@ -1167,6 +1183,7 @@ mod tests {
             error: None,
             device_choices: Vec::new(),
             suppressions: Vec::new(),
+            bom: false,
         };
         let mut ported = outcome(vec![
             Change::manual(at("use a::Lost;"), rule, "lost import"),

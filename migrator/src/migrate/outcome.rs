@@ -22,6 +22,18 @@ pub struct FileOutcome {
     pub device_choices: Vec<crate::migrate::transforms::DeviceChoice>,
     /// `// burn-migrate: allow(..)` comments, with whether they suppressed anything.
     pub suppressions: Vec<crate::migrate::suppress::Suppression>,
+    /// The file starts with a byte-order mark, which `original` and `migrated` leave out (so
+    /// offsets and columns are rustc's); the diff and the written file have it
+    /// (`FileOutcome::on_disk`).
+    pub bom: bool,
+}
+
+impl FileOutcome {
+    /// A text of this file (`original` or `migrated`) as its bytes on disk are: with the
+    /// byte-order mark it was read with.
+    pub fn on_disk<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        crate::util::layout::with_bom(text, self.bom)
+    }
 }
 
 #[derive(Debug)]

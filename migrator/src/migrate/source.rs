@@ -30,6 +30,10 @@ pub struct SourceFile {
     green: Option<GreenNode>,
     /// Number of syntax errors the file had before any edit: a rewrite may not add any.
     pub syntax_errors: usize,
+    /// The file on disk starts with a byte-order mark, which `text` leaves out: rustc skips
+    /// it, and rules, offsets and columns work on the text after it; what is written keeps it
+    /// (`util::layout`).
+    pub bom: bool,
 }
 
 impl SourceFile {
@@ -43,16 +47,16 @@ impl SourceFile {
             path: path.to_path_buf(),
             source,
         })?;
-        let text = String::from_utf8(bytes).map_err(|_| Error::NotUtf8 {
+        let mut text = String::from_utf8(bytes).map_err(|_| Error::NotUtf8 {
             path: path.to_path_buf(),
         })?;
-        Ok(Self::from_text(
-            path.to_path_buf(),
-            display,
-            text,
-            package,
-            edition,
-        ))
+        let bom = crate::util::layout::strip_bom(&text).1;
+        if bom {
+            text.drain(..crate::util::layout::BOM.len());
+        }
+        let mut file = Self::from_text(path.to_path_buf(), display, text, package, edition);
+        file.bom = bom;
+        Ok(file)
     }
 
     /// `from_text` of `text`, which `edits` made of a file whose `untouched` items the new
@@ -75,6 +79,7 @@ impl SourceFile {
                 edition,
                 green: Some(green),
                 syntax_errors: 0,
+                bom: false,
             },
             None => Self::from_text(path, display, text, package, edition),
         }
@@ -107,6 +112,7 @@ impl SourceFile {
             edition,
             green: Some(green),
             syntax_errors,
+            bom: false,
         }
     }
 

@@ -9,6 +9,7 @@
 //! back (its temporary files are removed). Rules therefore never see a tree that is migrated
 //! in some files and not in others.
 
+use std::borrow::Cow;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -91,7 +92,7 @@ pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
         renames,
     };
     save_journal(&journal_path, &journal)?;
-    let pairs: Vec<(&Rename, &String)> = journal.renames.iter().zip(texts).collect();
+    let pairs: Vec<(&Rename, Cow<str>)> = journal.renames.iter().zip(texts).collect();
     on_writers(&pairs, |(rename, text)| {
         write_unsynced(&rename.temp, text, &rename.target)
     })?;
@@ -114,14 +115,16 @@ pub fn port(report: &Report, partial: bool) -> Result<usize, Error> {
     Ok(journal.renames.len())
 }
 
-/// The files `--apply` rewrites, with their new text.
-fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, &String)> {
-    let sources = report.changed_files().map(|f| (&f.path, &f.migrated));
+/// The files `--apply` rewrites, with their new bytes (a source's byte-order mark back in front).
+fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, Cow<'_, str>)> {
+    let sources = report
+        .changed_files()
+        .map(|f| (&f.path, f.on_disk(&f.migrated)));
     let manifests = report
         .manifests
         .iter()
         .filter(|m| m.migrated != m.original)
-        .map(|m| (&m.path, &m.migrated));
+        .map(|m| (&m.path, Cow::Borrowed(m.migrated.as_str())));
     sources.chain(manifests)
 }
 

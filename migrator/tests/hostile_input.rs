@@ -1,0 +1,220 @@
+//! Inputs rustc and cargo accept that editors and generators write: byte-order marks, `\r\n`
+//! and mixed line endings. The port keeps every byte it does not need to change and writes
+//! what it adds in the file's own line ending.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::*;
+
+const BOM: &str = "\u{feff}";
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn read(path: &Path) -> String {
+    String::from_utf8(std::fs::read(path).unwrap()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// Makes `dir` a git work tree with everything in it committed, as `--apply` wants.
+fn commit_all(dir: &Path) {
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &["commit", "-q", "-m", "before"],
+    ] {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@e"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    }
+}
+
+/// `--apply` in a committed copy; returns its output.
+fn apply(dir: &Path) -> Output {
+    commit_all(dir);
+    let out = burn_migrate(&["--apply"], dir);
+    assert_eq!(out.status.code(), Some(0), "--apply:\n{}", stderr(&out));
+    out
+}
+
+/// `text` with `\r\n` line endings.
+fn crlf(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\n', "\r\n")
+}
+
+const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nburn = { version = \"0.21.0\", features = [\"ndarray\"] }\n";
+
+/// A one-crate project with `src/main.rs` and the manifest given, as bytes.
+fn project(manifest: &str, main_rs: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("Cargo.toml"), manifest);
+    write(&dir.path().join("src/main.rs"), main_rs);
+    dir
+}
+
+/// rustc skips a byte-order mark: a file that starts with one is ported (not "does not parse
+/// at 1:1"), its findings are where rustc puts them (columns without the mark, byte offsets
+/// of the file), the diff shows the file as it is on disk, and the written file keeps it.
+#[test]
+fn a_byte_order_mark_is_skipped_and_kept() {
+    let main = format!(
+        "{BOM}pub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {{ x }}\nuse burn::prelude::*;\n\nfn main() {{}}\n"
+    );
+    let dir = project(MANIFEST, &main);
+
+    let check = burn_migrate(&["--check"], dir.path());
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    assert!(
+        !stderr(&check).contains("does not parse"),
+        "{}",
+        stderr(&check)
+    );
+    assert!(
+        stderr(&check).contains("src/main.rs:1:14"),
+        "the parameter `B` is at column 14 as rustc counts:\n{}",
+        stderr(&check)
+    );
+    let json = burn_migrate(&["--check", "--format", "json"], dir.path());
+    let findings: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let first = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == "src/main.rs" && f["rule"] == "backend-generic-param")
+        .expect("a finding at the backend parameter");
+    assert_eq!(first["start"]["column"], 14);
+    assert_eq!(
+        first["start"]["offset"],
+        main.find("<B").unwrap(),
+        "byte offsets are the file's, mark included"
+    );
+
+    let diff = stdout(&burn_migrate(&["--diff"], dir.path()));
+    assert!(
+        diff.contains(&format!("\n-{BOM}pub fn double<B: Backend>"))
+            && diff.contains(&format!("\n+{BOM}pub fn double(x: Tensor<1>)")),
+        "{diff}"
+    );
+
+    apply(dir.path());
+    assert_eq!(
+        read(&dir.path().join("src/main.rs")),
+        format!("{BOM}pub fn double(x: Tensor<1>) -> Tensor<1> {{ x }}\nuse burn::prelude::*;\n\nfn main() {{}}\n")
+    );
+}
+
+/// Every fixture project, its sources and manifests given `\r\n` endings and a byte-order
+/// mark, ports to its `after/` given the same: the lines the port adds or changes end in
+/// `\r\n` like the rest, every line it leaves keeps its bytes, every mark stays.
+#[test]
+fn crlf_and_marked_fixtures_port_to_their_after_in_the_same_layout() {
+    fn relayout(root: &Path) {
+        for (name, text) in tree_files(root) {
+            let layout_matters = name.ends_with(".rs")
+                || name.ends_with("Cargo.toml")
+                || name.starts_with("rust-toolchain");
+            if layout_matters {
+                write(&root.join(&name), &format!("{BOM}{}", crlf(&text)));
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for project in projects() {
+        let name = project.file_name().unwrap().to_string_lossy().to_string();
+        let scratch = tempfile::tempdir().unwrap();
+        let (work, expected) = (scratch.path().join("work"), scratch.path().join("after"));
+        copy_project(&project.join("before"), &work);
+        copy_project(&project.join("after"), &expected);
+        relayout(&work);
+        relayout(&expected);
+        apply(&work);
+        std::fs::remove_dir_all(work.join(".git")).unwrap();
+        let actual = tree_files(&work);
+        let expected = tree_files(&expected);
+        let names = |files: &[(String, String)]| -> Vec<String> {
+            files.iter().map(|(n, _)| n.clone()).collect()
+        };
+        assert_eq!(names(&actual), names(&expected), "{name}: file sets differ");
+        for ((file, want), (_, got)) in expected.iter().zip(&actual) {
+            if want != got {
+                failures.push(format!("{name}/{file}:\nwant {want:?}\ngot  {got:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A `\r\n` manifest with a mark: only the lines the port changes differ, each still ending in
+/// `\r\n`; comments, blank lines and the mark stay byte for byte.
+#[test]
+fn a_crlf_manifest_with_a_mark_changes_only_its_changed_lines() {
+    let manifest = crlf(&format!(
+        "{BOM}# A demo.\n[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n# the framework\nburn = {{ version = \"0.21.0\", features = [\"ndarray\"] }} # pinned\nserde = \"1\"\n"
+    ));
+    let dir = project(
+        &manifest,
+        "use burn::prelude::*;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x\n}\n\nfn main() {}\n",
+    );
+    apply(dir.path());
+    let written = read(&dir.path().join("Cargo.toml"));
+    assert!(written.starts_with(BOM), "{written:?}");
+    let (old, new): (Vec<&str>, Vec<&str>) = (
+        manifest.split_inclusive('\n').collect(),
+        written.split_inclusive('\n').collect(),
+    );
+    assert_eq!(old.len(), new.len(), "{written:?}");
+    let changed: Vec<(&&str, &&str)> = old.iter().zip(&new).filter(|(o, n)| o != n).collect();
+    assert_eq!(
+        changed,
+        [(
+            &"burn = { version = \"0.21.0\", features = [\"ndarray\"] } # pinned\r\n",
+            &"burn = { version = \"0.22.0\", features = [\"flex\"] } # pinned\r\n"
+        )],
+        "{written:?}"
+    );
+}
+
+/// A file of mixed endings: each line the port leaves keeps its own ending; a line it changes
+/// or adds takes the ending most of the file's lines have. `--diff` shows the same bytes.
+#[test]
+fn mixed_endings_stay_on_untouched_lines() {
+    let main = "use burn::prelude::*;\r\nuse burn::backend::NdArray;\r\n\n// ported below\r\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x\r\n}\r\n\r\nfn main() {\r\n    let device = Default::default();\n    let x = double::<NdArray>(Tensor::zeros([2], &device));\r\n}\n";
+    let manifest = MANIFEST.replacen("edition = \"2021\"\n", "edition = \"2021\"\r\n", 1);
+    let dir = project(&manifest, main);
+    let diff = stdout(&burn_migrate(&["--diff"], dir.path()));
+    assert!(
+        diff.contains("\n-use burn::backend::NdArray;\r\n")
+            && diff.contains("\n+pub fn double(x: Tensor<1>) -> Tensor<1> {\r\n")
+            && diff.contains("\n     x\r\n"),
+        "{diff}"
+    );
+    apply(dir.path());
+    assert_eq!(
+        read(&dir.path().join("src/main.rs")),
+        "use burn::prelude::*;\r\n\n// ported below\r\npub fn double(x: Tensor<1>) -> Tensor<1> {\r\n    x\r\n}\r\n\r\nfn main() {\r\n    let device = Device::flex();\r\n    let x = double(Tensor::zeros([2], &device));\r\n}\n"
+    );
+    // `\n` lines are most of the manifest: its changed line ends in `\n`, its `\r\n` line stays.
+    assert_eq!(
+        read(&dir.path().join("Cargo.toml")),
+        manifest.replace(
+            "\"0.21.0\", features = [\"ndarray\"]",
+            "\"0.22.0\", features = [\"flex\"]"
+        )
+    );
+}
