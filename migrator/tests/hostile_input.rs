@@ -218,3 +218,162 @@ fn mixed_endings_stay_on_untouched_lines() {
         )
     );
 }
+
+/// A project whose `src/deep.rs` holds `code` after a function with a backend parameter (so
+/// the file has something to port).
+fn deep_project(code: &str) -> tempfile::TempDir {
+    let dir = project(MANIFEST, "mod deep;\n\nfn main() {}\n");
+    write(
+        &dir.path().join("src/deep.rs"),
+        &format!(
+            "use burn::prelude::*;\npub fn f<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {{ x }}\n{code}"
+        ),
+    );
+    dir
+}
+
+/// Code nested far deeper than people write, in every shape the parser or a walk down the
+/// tree recurses on: `--check` ends with an exit code (0 or 1), never a signal (a stack
+/// overflow aborted it). Delimiters nested past the limit are reported like a syntax error,
+/// "nesting too deep" at the file, line and column of the delimiter that goes too deep.
+#[test]
+fn deep_code_is_checked_or_reported_never_a_crash() {
+    let repeat = |s: &str, n: usize| s.repeat(n);
+    let shapes: Vec<(&str, String, bool)> = vec![
+        (
+            "2,500 nested parentheses",
+            format!(
+                "fn g() -> i32 {{ {}1{} }}\n",
+                repeat("(", 2500),
+                repeat(")", 2500)
+            ),
+            true,
+        ),
+        (
+            "2,000 nested blocks",
+            format!(
+                "fn g() -> i32 {{ {}1{} }}\n",
+                repeat("{", 2000),
+                repeat("}", 2000)
+            ),
+            true,
+        ),
+        (
+            "2,000 nested closures with blocks",
+            format!(
+                "fn g() {{ let _ = {}1{}; }}\n",
+                repeat("|x: i32| {", 2000),
+                repeat("}", 2000)
+            ),
+            true,
+        ),
+        (
+            "a 20,000-term sum",
+            format!(
+                "fn g(a: i32) -> i32 {{ {} }}\n",
+                vec!["a"; 20_000].join(" + ")
+            ),
+            false,
+        ),
+        (
+            "10,000 prefix minus signs",
+            format!("fn g(x: i32) -> i32 {{ {}x }}\n", repeat("- ", 10_000)),
+            false,
+        ),
+        (
+            "10,000 prefix negations",
+            format!("fn g(x: bool) -> bool {{ {}x }}\n", repeat("!", 10_000)),
+            false,
+        ),
+        (
+            "2,000 nested generic types",
+            format!(
+                "type T = {}u8{};\n",
+                repeat("Vec<", 2000),
+                repeat(">", 2000)
+            ),
+            false,
+        ),
+        (
+            "10,000 nested closures",
+            format!("fn g() {{ let _ = {}1; }}\n", repeat("|x: i32| ", 10_000)),
+            false,
+        ),
+        (
+            "10,000 chained else-ifs",
+            format!(
+                "fn g(x: bool) {{ if x {{}}{} }}\n",
+                repeat(" else if x {}", 10_000)
+            ),
+            false,
+        ),
+        (
+            // rust-analyzer drops the trees of its own parse on a thread with a 2 MiB
+            // stack: the parse that found the error overflowed it dropping the deep sum.
+            "a 20,000-term sum in a file with a syntax error",
+            format!(
+                "fn g(a: i32) -> i32 {{ {} }}\nfn broken( {{\n",
+                vec!["a"; 20_000].join(" + ")
+            ),
+            false,
+        ),
+    ];
+    for (name, code, too_deep) in shapes {
+        let dir = deep_project(&code);
+        let out = burn_migrate(&["--check"], dir.path());
+        let err = stderr(&out);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: --check ended with {:?}:\n{}",
+            out.status,
+            &err[err.len().saturating_sub(2000)..]
+        );
+        assert_eq!(
+            err.contains("nesting too deep"),
+            too_deep,
+            "{name}:\n{}",
+            &err[..err.len().min(2000)]
+        );
+    }
+}
+
+/// Past the limit, the delimiter that goes too deep is named at its line and column (the
+/// 256th parenthesis, inside the function's braces, is the 257th level), `--check` exits 1,
+/// and `--apply` writes nothing (exit 2) unless `--partial`, which ports the other files, as
+/// for a syntax error.
+#[test]
+fn nesting_too_deep_stops_the_port_as_a_syntax_error_does() {
+    let code = format!(
+        "fn g() -> i32 {{ {}1{} }}\n",
+        "(".repeat(2500),
+        ")".repeat(2500)
+    );
+    let dir = deep_project(&code);
+    write(
+        &dir.path().join("src/main.rs"),
+        "mod deep;\nuse burn::prelude::*;\n\nfn twice<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> { x }\n\nfn main() {}\n",
+    );
+    let check = burn_migrate(&["--check"], dir.path());
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let column = "fn g() -> i32 { ".len() + 256;
+    assert!(
+        stderr(&check).contains(&format!("src/deep.rs:3:{column}: nesting too deep")),
+        "{}",
+        stderr(&check)
+    );
+    commit_all(dir.path());
+    let main_before = read(&dir.path().join("src/main.rs"));
+    let refused = burn_migrate(&["--apply"], dir.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("nesting too deep"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(read(&dir.path().join("src/main.rs")), main_before);
+    // 1: `--partial` left a file unmigrated.
+    let partial = burn_migrate(&["--apply", "--partial"], dir.path());
+    assert_eq!(partial.status.code(), Some(1), "{}", stderr(&partial));
+    assert!(read(&dir.path().join("src/main.rs")).contains("fn twice(x: Tensor<1>) -> Tensor<1>"));
+    assert!(read(&dir.path().join("src/deep.rs")).ends_with(&code));
+}

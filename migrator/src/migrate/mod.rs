@@ -548,16 +548,29 @@ fn rewrite_sources_parsed(
 }
 
 /// A file that does not parse is left as it is: rules cannot know what its broken part
-/// means. Its first syntax error is reported, so the person can fix it and run again.
+/// means. Its first syntax error is reported, so the person can fix it and run again; so is
+/// the place where a file nests too deep to parse (`source::MAX_NESTING`).
 fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
     for (file, outcome) in files.iter().zip(outcomes) {
-        let Some((line, column, message)) = file.first_syntax_error() else {
+        let Some(failure) = file.first_syntax_error() else {
             continue;
         };
-        outcome.error = Some(format!(
-            "left unchanged: it does not parse ({}:{line}:{column}: {message}); fix the syntax error and run again",
-            file.display
-        ));
+        let source::SyntaxFailure {
+            line,
+            column,
+            message,
+            too_deep,
+        } = failure;
+        let place = format!("{}:{line}:{column}", file.display);
+        outcome.error = Some(if too_deep {
+            format!(
+                "left unchanged: it does not parse ({place}: {message}); take the inner levels out into `let` bindings or functions, or port this file by hand, and run again"
+            )
+        } else {
+            format!(
+                "left unchanged: it does not parse ({place}: {message}); fix the syntax error and run again"
+            )
+        });
         outcome.migrated = outcome.original.to_string();
     }
 }
