@@ -377,3 +377,83 @@ fn nesting_too_deep_stops_the_port_as_a_syntax_error_does() {
     assert!(read(&dir.path().join("src/main.rs")).contains("fn twice(x: Tensor<1>) -> Tensor<1>"));
     assert!(read(&dir.path().join("src/deep.rs")).ends_with(&code));
 }
+
+/// Whether cargo reads the manifest of `dir` (`cargo metadata`, offline, no dependencies).
+fn cargo_accepts(dir: &Path) -> Result<(), String> {
+    let out = Command::new("cargo")
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(stderr(&out)),
+    }
+}
+
+/// Every TOML 1.1 form cargo reads (cargo 1.95: inline tables over several lines, with
+/// comments and a trailing comma; a trailing comma on one line; the `\e` and `\xHH` escapes;
+/// times without seconds) is ported, not refused as "not valid TOML": cargo accepts each
+/// manifest before and after, and the port changes only what it has to, inside a multi-line
+/// inline table too, where an added key takes a line of its own.
+#[test]
+fn toml_1_1_manifests_cargo_reads_are_ported_in_their_layout() {
+    let package = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let main = "use burn::prelude::*;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x\n}\n\nfn main() {}\n";
+    let cases: [(&str, String, String); 6] = [
+        (
+            "a multi-line inline table with comments and trailing commas",
+            format!("{package}\n[dependencies]\nburn = {{\n    # the framework\n    version = \"0.21.0\", # pinned\n    features = [\n        \"ndarray\",\n        \"autodiff\",\n    ],\n}}\nserde = {{\n    version = \"1\",\n    features = [\"derive\"],\n}}\n"),
+            format!("{package}\n[dependencies]\nburn = {{\n    # the framework\n    version = \"0.22.0\", # pinned\n    features = [\n        \"flex\",\n        \"autodiff\",\n    ],\n}}\nserde = {{\n    version = \"1\",\n    features = [\"derive\"],\n}}\n"),
+        ),
+        (
+            "a key added to multi-line inline tables, with and without a trailing comma",
+            format!("{package}\n[dependencies]\nburn = {{\n    version = \"0.21.0\",\n    default-features = false, # lean\n}}\nburn-ndarray = {{\n    version = \"0.21.0\"\n}}\n\n[dev-dependencies]\nburn = {{\n    version = \"0.21.0\",\n    default-features = false # lean\n}}\nburn-ndarray = {{ version = \"0.21.0\" }}\n"),
+            format!("{package}\n[dependencies]\nburn = {{\n    version = \"0.22.0\",\n    default-features = false, # lean\n    features = [\"flex\"],\n}}\n\n[dev-dependencies]\nburn = {{\n    version = \"0.22.0\",\n    default-features = false, # lean\n    features = [\"flex\"]\n}}\n"),
+        ),
+        (
+            "a trailing comma in a one-line inline table",
+            format!("{package}\n[dependencies]\nburn = {{ version = \"0.21.0\", features = [\"ndarray\"], }}\n"),
+            format!("{package}\n[dependencies]\nburn = {{ version = \"0.22.0\", features = [\"flex\"], }}\n"),
+        ),
+        (
+            "the \\e escape",
+            format!("{package}description = \"red \\e[31m\"\n\n[dependencies]\nburn = \"0.21.0\"\n"),
+            format!("{package}description = \"red \\e[31m\"\n\n[dependencies]\nburn = \"0.22.0\"\n"),
+        ),
+        (
+            "the \\xHH escape",
+            format!("{package}description = \"caf\\xE9\"\n\n[dependencies]\nburn = \"0.21.0\"\n"),
+            format!("{package}description = \"caf\\xE9\"\n\n[dependencies]\nburn = \"0.22.0\"\n"),
+        ),
+        (
+            "times without seconds",
+            format!("{package}\n[package.metadata.release]\nat = 07:32\nwhen = 1979-05-27T07:32Z\n\n[dependencies]\nburn = \"0.21.0\"\n"),
+            format!("{package}\n[package.metadata.release]\nat = 07:32\nwhen = 1979-05-27T07:32Z\n\n[dependencies]\nburn = \"0.22.0\"\n"),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, manifest, expected) in cases {
+        let dir = project(&manifest, main);
+        cargo_accepts(dir.path()).unwrap_or_else(|e| panic!("{name}: cargo rejects it: {e}"));
+        commit_all(dir.path());
+        let out = burn_migrate(&["--apply"], dir.path());
+        let written = read(&dir.path().join("Cargo.toml"));
+        if out.status.code() != Some(0) || written != expected {
+            failures.push(format!(
+                "{name}: exit {:?}\n{}\nwant {expected:?}\ngot  {written:?}",
+                out.status.code(),
+                stderr(&out)
+            ));
+        } else if let Err(e) = cargo_accepts(dir.path()) {
+            failures.push(format!("{name}: cargo rejects the port: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
