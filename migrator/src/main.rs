@@ -244,8 +244,36 @@ fn parse_cli() -> anyhow::Result<Cli> {
     Ok(cli)
 }
 
+/// The stack of the thread that runs the command and of every thread of rayon's pool, which
+/// parse and walk the files. The parser recurses per nesting level of the code and the walks
+/// down a tree per level of the tree: on the default stacks (8 MiB for the main thread, 2 MiB
+/// for the pool's) 2,500 nested parentheses or 5,000 prefix `-` aborted the process with a
+/// stack overflow. With this, a release build ports 100,000 nested closures or prefix `-`
+/// and a million-term sum or chain of `else if`. Only the pages a thread touches take memory.
+/// `burn_migrate::migrate::source::MAX_NESTING` bounds the nesting well below what this holds.
+const STACK_BYTES: usize = 256 << 20;
+
 pub fn main() -> ExitCode {
     return_freed_memory_soon();
+    // Fails only where the threads cannot be made (a memory limit); rayon then makes its
+    // default pool when first used, whose 2 MiB stacks still hold `MAX_NESTING` levels.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(STACK_BYTES)
+        .build_global();
+    let command = std::thread::Builder::new()
+        .name("burn-migrate".to_string())
+        .stack_size(STACK_BYTES)
+        .spawn(run_command);
+    match command {
+        // A panic was printed on its thread; it ends the process as it would have here.
+        Ok(thread) => thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        Err(_) => run_command(),
+    }
+}
+
+fn run_command() -> ExitCode {
     match parse_cli().and_then(|cli| run(&cli)) {
         Ok(code) => code,
         Err(error) => {

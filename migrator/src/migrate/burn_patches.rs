@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::{TextRange, TextSize};
-use toml_edit::{ImDocument, Item, TableLike};
+use toml_edit::{Document, Item, TableLike};
 
 use crate::migrate::discover::requirement_is_migrated;
 use crate::rules::framework::{is_burn_package, locked_burn_version, BURN_0_22_LOCK};
@@ -33,7 +33,7 @@ pub struct BurnPatch {
 /// which holds the version of a git fork. Text that is not TOML has none (the manifest stage
 /// reports it).
 pub fn find(text: &str, base: &Path, lock: Option<&str>) -> Vec<BurnPatch> {
-    let Ok(doc) = ImDocument::parse(text) else {
+    let Ok(doc) = Document::parse(text) else {
         return Vec::new();
     };
     let Some(patch) = doc.as_table().get("patch").and_then(Item::as_table_like) else {
@@ -151,7 +151,7 @@ impl Fork {
 /// workspace's `workspace.package.version`.
 fn package_version(dir: &Path) -> Option<String> {
     let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
-    let doc = ImDocument::parse(text.as_str()).ok()?;
+    let doc = Document::parse(text.as_str()).ok()?;
     let version = doc.as_table().get("package")?.get("version")?;
     if let Some(version) = version.as_str() {
         return Some(version.to_string());
@@ -166,7 +166,7 @@ fn package_version(dir: &Path) -> Option<String> {
     }
     dir.ancestors().skip(1).find_map(|above| {
         let text = std::fs::read_to_string(above.join("Cargo.toml")).ok()?;
-        let doc = ImDocument::parse(text.as_str()).ok()?;
+        let doc = Document::parse(text.as_str()).ok()?;
         let workspace = doc.as_table().get("workspace")?;
         Some(
             workspace
@@ -181,7 +181,7 @@ fn package_version(dir: &Path) -> Option<String> {
 /// The version of `krate` from git repository `url` in a lockfile: a package it locked, or a
 /// patch it records as unused (`[[patch.unused]]`).
 fn locked_git_version(lock: &str, krate: &str, url: &str) -> Option<String> {
-    let doc = ImDocument::parse(lock).ok()?;
+    let doc = Document::parse(lock).ok()?;
     let root = doc.as_table();
     let packages = root.get("package").and_then(Item::as_array_of_tables);
     let unused = root

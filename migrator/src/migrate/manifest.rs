@@ -307,7 +307,7 @@ fn migrate_dependency_table(
                 // Features the code needs go on the members that use it, not on the
                 // workspace-wide dependency every member inherits.
                 if is_burn && scope == Scope::Package {
-                    add_features(dep, features, &key, changes);
+                    add_features(other, features, &key, changes);
                 }
             }
         }
@@ -316,12 +316,12 @@ fn migrate_dependency_table(
 
 /// Adds the features 0.22 needs for what the code uses (`linalg`, `optim` without defaults).
 fn add_features(
-    dep: &mut dyn toml_edit::TableLike,
+    item: &mut Item,
     features: &FeatureRules,
     key: &str,
     changes: &mut Vec<ManifestChange>,
 ) {
-    let without_defaults = dep.get("default-features").and_then(Item::as_bool) == Some(false);
+    let without_defaults = item.get("default-features").and_then(Item::as_bool) == Some(false);
     for add in features.adds {
         if add.only_without_default_features && !without_defaults {
             continue;
@@ -331,8 +331,17 @@ fn add_features(
         }
         // `burn = { workspace = true, default-features = false }` has no list yet: it gets one
         // (features on an inherited dependency add to the workspace's).
-        if dep.get("features").is_none() && dep.get("version").or(dep.get("workspace")).is_some() {
-            // In an inline table, the space before the closing brace stays before the brace.
+        let has_source = item.get("version").or(item.get("workspace")).is_some();
+        let needs_list = item.get("features").is_none() && has_source;
+        if let (true, Some(inline)) = (needs_list, item.as_inline_table_mut()) {
+            push_inline_key(inline, "features", Value::Array(Array::new()));
+        }
+        let Some(dep) = item.as_table_like_mut() else {
+            return;
+        };
+        if dep.get("features").is_none() && has_source {
+            // A table of its own (`[dependencies.burn]`): what ends the last value's line
+            // ends the new key's instead.
             let trailing = dep.iter_mut().last().and_then(|(_, last)| {
                 let value = last.as_value_mut()?;
                 let suffix = value.decor().suffix().cloned();
@@ -356,7 +365,7 @@ fn add_features(
         {
             continue;
         }
-        array.push(add.feature.as_str());
+        push_keeping_layout(array, add.feature.as_str());
         changes.push(ManifestChange {
             rule: add.rule,
             fixable: true,
@@ -638,7 +647,7 @@ fn fold_backend_crates(
     if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
         for feature in always_on {
             if !array.iter().any(|v| v.as_str() == Some(feature)) {
-                array.push(feature);
+                push_keeping_layout(array, feature);
             }
         }
     }
@@ -684,20 +693,101 @@ fn is_optional(entry: &Item) -> bool {
 
 /// Appends `key = value` to an inline table in the table's own style: the space before the
 /// closing brace (`{ workspace = true }`) stays before the brace, not before the new comma.
+/// In a table spread over lines (TOML 1.1) the new key gets a line of its own
+/// (`own_line`).
 fn push_inline_key(table: &mut toml_edit::InlineTable, key: &str, mut value: Value) {
-    let trailing = table
-        .iter_mut()
+    let indent = table
+        .iter()
         .last()
-        .map(|(_, last)| {
-            let suffix = last.decor().suffix().cloned();
-            last.decor_mut().set_suffix("");
-            suffix
-        })
-        .unwrap_or_default();
-    if let Some(suffix) = trailing {
-        value.decor_mut().set_suffix(suffix);
-    }
+        .and_then(|(last, _)| table.key(last))
+        .and_then(|last| line_indent(last.leaf_decor().prefix()));
+    let suffix = table.iter_mut().last().and_then(|(_, last)| {
+        let suffix = last.decor().suffix().cloned();
+        last.decor_mut().set_suffix("");
+        suffix
+    });
+    let Some(indent) = indent else {
+        if let Some(suffix) = suffix {
+            value.decor_mut().set_suffix(suffix);
+        }
+        table.insert(key, value);
+        return;
+    };
+    let suffix = suffix.as_ref().and_then(|s| s.as_str()).unwrap_or_default();
+    let key_prefix = if table.trailing_comma() {
+        let trailing = table.trailing().as_str().unwrap_or_default().to_string();
+        let (prefix, after) = own_line(&trailing, &indent);
+        table.set_trailing(after);
+        // Space between the last value and its comma stays there; the new value's comma
+        // follows it directly.
+        if let Some((_, last)) = table.iter_mut().last() {
+            last.decor_mut().set_suffix(suffix);
+        }
+        value.decor_mut().set_suffix("");
+        prefix
+    } else {
+        let (prefix, after) = own_line(suffix, &indent);
+        value.decor_mut().set_suffix(after);
+        prefix
+    };
     table.insert(key, value);
+    if let Some(mut new_key) = table.key_mut(key) {
+        new_key.leaf_decor_mut().set_prefix(key_prefix);
+    }
+}
+
+/// Appends `value` to `array`; in an array of one element a line, on a line of its own
+/// (`own_line`).
+fn push_keeping_layout(array: &mut Array, value: impl Into<Value>) {
+    let mut value = value.into();
+    let Some(indent) = array
+        .iter()
+        .last()
+        .and_then(|l| line_indent(l.decor().prefix()))
+    else {
+        array.push(value);
+        return;
+    };
+    let prefix = if array.trailing_comma() {
+        let trailing = array.trailing().as_str().unwrap_or_default().to_string();
+        let (prefix, after) = own_line(&trailing, &indent);
+        array.set_trailing(after);
+        prefix
+    } else {
+        let last = array.len() - 1;
+        let suffix = (array.get_mut(last))
+            .and_then(|l| {
+                let suffix = l.decor().suffix()?.as_str()?.to_string();
+                l.decor_mut().set_suffix("");
+                Some(suffix)
+            })
+            .unwrap_or_default();
+        let (prefix, after) = own_line(&suffix, &indent);
+        value.decor_mut().set_suffix(after);
+        prefix
+    };
+    value.decor_mut().set_prefix(prefix);
+    array.push_formatted(value);
+}
+
+/// The indentation of an element of a list spread over lines (its prefix ends in a line
+/// break and spaces); `None` for an element on the line of the one before.
+fn line_indent(prefix: Option<&toml_edit::RawString>) -> Option<String> {
+    let prefix = prefix?.as_str()?;
+    Some(prefix[prefix.rfind('\n')? + 1..].to_string())
+}
+
+/// A new last element for a list spread over lines: what followed the old last element
+/// (`end`: ` # comment\n` then the indentation of the closing bracket; after its comma where
+/// the list has a trailing one) is cut at its last line break. The part before stays on the
+/// old element's line, after the comma that now follows it; the new element starts the next
+/// line, indented as `indent`; the rest closes the list after it. Returns the new element's
+/// prefix and what follows it.
+fn own_line(end: &str, indent: &str) -> (String, String) {
+    match end.rfind('\n') {
+        Some(at) => (format!("{}\n{indent}", &end[..at]), end[at..].to_string()),
+        None => (format!("\n{indent}"), end.to_string()),
+    }
 }
 
 /// The package-level dependency tables of a manifest (not `[workspace.dependencies]`).
@@ -1103,6 +1193,31 @@ mod tests {
         let out = run(text);
         assert_eq!(out.text, text);
         assert!(out.changes.is_empty(), "{:?}", out.changes);
+    }
+
+    /// In an array of one element a line, an added feature takes a line of its own, after
+    /// the comma and comment of the line before, in a table of its own and in an inline table
+    /// spread over lines, with a trailing comma or without.
+    #[test]
+    fn an_added_feature_takes_a_line_of_its_own_in_a_multi_line_array() {
+        let cases = [
+            (
+                "[dependencies.burn]\nversion = \"0.21.0\"\ndefault-features = false\nfeatures = [\n    \"std\" # needed\n]\n",
+                "[dependencies.burn]\nversion = \"0.22.0\"\ndefault-features = false\nfeatures = [\n    \"std\", # needed\n    \"optim\"\n]\n",
+            ),
+            (
+                "[dependencies]\nburn = {\n  version = \"0.21.0\",\n  default-features = false,\n  features = [\n    \"std\", # needed\n    # more\n  ],\n}\n",
+                "[dependencies]\nburn = {\n  version = \"0.22.0\",\n  default-features = false,\n  features = [\n    \"std\", # needed\n    # more\n    \"optim\",\n  ],\n}\n",
+            ),
+            // One line: as before.
+            (
+                "[dependencies]\nburn = { version = \"0.21.0\", default-features = false, features = [\"std\"] }\n",
+                "[dependencies]\nburn = { version = \"0.22.0\", default-features = false, features = [\"std\", \"optim\"] }\n",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(run(text).text, expected, "{text}");
+        }
     }
 
     /// An inherited `burn` with no feature list gets one when the code needs a feature;

@@ -98,8 +98,11 @@ pub fn insert_above(
     edition: ra_ap_syntax::Edition,
 ) -> (String, Vec<String>) {
     use ra_ap_syntax::{AstNode, SyntaxKind};
-    let parse = ra_ap_syntax::SourceFile::parse(text, edition);
-    let root = parse.tree().syntax().clone();
+    // Parsed as the port parses (bounded nesting, trees dropped here, see `source::parse`).
+    let root = crate::migrate::source::parse(text, edition)
+        .0
+        .syntax()
+        .clone();
     let inside_token = |offset: usize| {
         let at = TextSize::from(offset as u32);
         root.token_at_offset(at)

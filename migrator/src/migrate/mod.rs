@@ -38,6 +38,7 @@ use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
 use crate::rules::{RuleId, RuleKey, RuleSet};
+use crate::util::layout;
 use crate::util::lines::LineIndex;
 use crate::util::timing::{self, time};
 use discover::Workspace;
@@ -135,10 +136,21 @@ pub fn run_on(
         // rust-analyzer's dropper thread, which frees them while the findings render, on the
         // same cores; the process's exit frees them instead.
         std::mem::forget(ported);
-    } else if !report.already_migrated {
-        time("keep findings visible", || {
-            keep_findings_visible(&mut report, &workspace.files, ported, rules)
-        })?;
+    } else {
+        if !report.already_migrated {
+            time("keep findings visible", || {
+                keep_findings_visible(&mut report, &workspace.files, ported, rules)
+            })?;
+        }
+        // Last: what is written is laid out as the file was (line endings).
+        time("layout", || {
+            (report.files.par_iter_mut())
+                .filter(|f| *f.migrated != *f.original)
+                .for_each(|f| {
+                    let migrated = std::mem::take(&mut f.migrated);
+                    f.migrated = layout::keep_layout(&f.original, migrated);
+                })
+        });
     }
     // After the markers: discover finds these again on the port (the call stays), so a marker
     // would report them twice.
@@ -700,16 +712,29 @@ fn rewrite_sources_parsed(
 }
 
 /// A file that does not parse is left as it is: rules cannot know what its broken part
-/// means. Its first syntax error is reported, so the person can fix it and run again.
+/// means. Its first syntax error is reported, so the person can fix it and run again; so is
+/// the place where a file nests too deep to parse (`source::MAX_NESTING`).
 fn leave_unparsable(files: &[SourceFile], outcomes: &mut [FileOutcome]) {
     for (file, outcome) in files.iter().zip(outcomes) {
-        let Some((line, column, message)) = file.first_syntax_error() else {
+        let Some(failure) = file.first_syntax_error() else {
             continue;
         };
-        outcome.error = Some(format!(
-            "left unchanged: it does not parse ({}:{line}:{column}: {message}); fix the syntax error and run again",
-            file.display
-        ));
+        let source::SyntaxFailure {
+            line,
+            column,
+            message,
+            too_deep,
+        } = failure;
+        let place = format!("{}:{line}:{column}", file.display);
+        outcome.error = Some(if too_deep {
+            format!(
+                "left unchanged: it does not parse ({place}: {message}); take the inner levels out into `let` bindings or functions, or port this file by hand, and run again"
+            )
+        } else {
+            format!(
+                "left unchanged: it does not parse ({place}: {message}); fix the syntax error and run again"
+            )
+        });
         outcome.migrated = outcome.original.to_string();
     }
 }
@@ -726,6 +751,7 @@ fn unchanged_outcome(file: &SourceFile) -> FileOutcome {
         device_choices: Vec::new(),
         suppressions: crate::migrate::suppress::find(file),
         port_findings: None,
+        bom: file.bom,
     }
 }
 
@@ -1140,7 +1166,7 @@ fn rewrite_manifests(
                 Ok(result) => ManifestOutcome {
                     path,
                     display,
-                    migrated: result.text,
+                    migrated: layout::keep_layout(&original, result.text),
                     original,
                     changes: result.changes,
                     error: None,
@@ -1189,11 +1215,14 @@ fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
                     migrated = doc.to_string();
                 }
             }
-        } else if let Some(raised) = manifest::raised_toolchain(original.trim()) {
+        } else if let Some(raised) =
+            manifest::raised_toolchain(layout::strip_bom(&original).0.trim())
+        {
             old = Some(original.trim().to_string());
             migrated = format!("{raised}\n");
         }
         let Some(old) = old else { continue };
+        let migrated = layout::keep_layout(&original, migrated);
         out.push(ManifestOutcome {
             display: name.to_string(),
             changes: vec![ManifestChange {
@@ -1396,6 +1425,7 @@ mod tests {
             device_choices: Vec::new(),
             suppressions: Vec::new(),
             port_findings: None,
+            bom: false,
         };
         let mut ported = outcome(vec![
             Change::manual(at("use a::Lost;"), rule, "lost import"),

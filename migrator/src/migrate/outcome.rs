@@ -25,6 +25,18 @@ pub struct FileOutcome {
     /// What `--check` lists in `migrated` once it is written (its manual findings and to-do
     /// markers, at their places in that text), where the check of the port ran.
     pub port_findings: Option<Vec<Change>>,
+    /// The file starts with a byte-order mark, which `original` and `migrated` leave out (so
+    /// offsets and columns are rustc's); the diff and the written file have it
+    /// (`FileOutcome::on_disk`).
+    pub bom: bool,
+}
+
+impl FileOutcome {
+    /// A text of this file (`original` or `migrated`) as its bytes on disk are: with the
+    /// byte-order mark it was read with.
+    pub fn on_disk<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        crate::util::layout::with_bom(text, self.bom)
+    }
 }
 
 #[derive(Debug)]

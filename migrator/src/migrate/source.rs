@@ -37,6 +37,10 @@ pub struct SourceFile {
     /// unless `with_dependency_names` says otherwise. A file rebuilt from another (a pass's
     /// rewrite, a doc test) keeps its package's.
     pub dependency_names: std::sync::Arc<crate::migrate::crate_names::DependencyNames>,
+    /// The file on disk starts with a byte-order mark, which `text` leaves out: rustc skips
+    /// it, and rules, offsets and columns work on the text after it; what is written keeps it
+    /// (`util::layout`).
+    pub bom: bool,
 }
 
 impl SourceFile {
@@ -50,16 +54,16 @@ impl SourceFile {
             path: path.to_path_buf(),
             source,
         })?;
-        let text = String::from_utf8(bytes).map_err(|_| Error::NotUtf8 {
+        let mut text = String::from_utf8(bytes).map_err(|_| Error::NotUtf8 {
             path: path.to_path_buf(),
         })?;
-        Ok(Self::from_text(
-            path.to_path_buf(),
-            display,
-            text,
-            package,
-            edition,
-        ))
+        let bom = crate::util::layout::strip_bom(&text).1;
+        if bom {
+            text.drain(..crate::util::layout::BOM.len());
+        }
+        let mut file = Self::from_text(path.to_path_buf(), display, text, package, edition);
+        file.bom = bom;
+        Ok(file)
     }
 
     /// `from_text` of `text`, which `edits` made of a file whose `untouched` items the new
@@ -84,6 +88,7 @@ impl SourceFile {
                 syntax_errors: 0,
                 scope: None,
                 dependency_names: Default::default(),
+                bom: false,
             },
             None => Self::from_text(path, display, text, package, edition),
         }
@@ -118,6 +123,7 @@ impl SourceFile {
             syntax_errors,
             scope: None,
             dependency_names: Default::default(),
+            bom: false,
         }
     }
 
@@ -159,22 +165,31 @@ impl SourceFile {
         &self.text[range]
     }
 
-    /// The first syntax error of the file as written, as (1-based line, 1-based column in
-    /// characters, message).
-    pub fn first_syntax_error(&self) -> Option<(usize, usize, String)> {
+    /// Why the file as written has no tree to port: its first syntax error, or the first
+    /// delimiter past the nesting burn-migrate parses (`MAX_NESTING`).
+    pub fn first_syntax_error(&self) -> Option<SyntaxFailure> {
         if self.syntax_errors == 0 {
             return None;
         }
-        let parse = AstFile::parse(&self.text, self.edition);
-        let error = parse.errors().first()?.clone();
-        let offset = usize::from(error.range().start()).min(self.text.len());
+        let (offset, message, too_deep) = match nesting_too_deep(&self.text, self.edition) {
+            Some(offset) => (
+                offset,
+                format!("nesting too deep: more than {MAX_NESTING} parentheses, brackets and braces inside one another"),
+                true,
+            ),
+            None => {
+                let (offset, message) = first_error(&self.text, self.edition)?;
+                (offset, message, false)
+            }
+        };
+        let offset = offset.min(self.text.len());
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let column = self.text[line_start..offset].chars().count() + 1;
-        Some((
-            self.line_of(error.range().start()),
-            column,
-            error.to_string(),
-        ))
+        Some(SyntaxFailure {
+            line: self.line_of(TextSize::from(offset as u32)),
+            column: self.text[line_start..offset].chars().count() + 1,
+            message,
+            too_deep,
+        })
     }
 
     /// 1-based line of a byte offset, for messages.
@@ -182,6 +197,83 @@ impl SourceFile {
         let offset = usize::from(offset).min(self.text.len());
         self.text[..offset].bytes().filter(|&b| b == b'\n').count() + 1
     }
+}
+
+/// Where a file's text fails to parse (`SourceFile::first_syntax_error`): 1-based line and
+/// column (in characters), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxFailure {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    /// Not a syntax error: the text nests deeper than `MAX_NESTING`.
+    pub too_deep: bool,
+}
+
+/// How deep parentheses, brackets and braces may nest in a text burn-migrate parses. The
+/// parser recurses per level: on an 8 MiB stack a debug build overflowed at 2,450 nested
+/// parentheses, 2,030 braces and 1,860 nested `if x {` (3.4 to 4.4 KiB a level); release
+/// frames are smaller. 256 levels take about 1.1 MiB in the worst of those, so they parse
+/// even on a 2 MiB thread (rayon's and the test harness's default), and are 1/200 of what
+/// the command's threads hold (`STACK_BYTES` in `main`, 256 MiB). People nest a few dozen
+/// levels at most. A text nesting deeper gets no tree: it is reported like a syntax error
+/// (`first_syntax_error`), at the delimiter that goes too deep.
+pub const MAX_NESTING: usize = 256;
+
+/// The offset of the first delimiter of `text` that opens level `MAX_NESTING + 1`, if any.
+fn nesting_too_deep(text: &str, edition: Edition) -> Option<usize> {
+    too_deep_in(&ra_ap_parser::LexedStr::new(edition, text))
+}
+
+/// `nesting_too_deep` of a lexed text: one pass over the token kinds.
+fn too_deep_in(lexed: &ra_ap_parser::LexedStr<'_>) -> Option<usize> {
+    use ra_ap_syntax::T;
+    let mut depth = 0usize;
+    for i in 0..lexed.len() {
+        match lexed.kind(i) {
+            T!['('] | T!['['] | T!['{'] => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(lexed.text_start(i));
+                }
+            }
+            T![')'] | T![']'] | T!['}'] => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first syntax error of `text` as `AstFile::parse` lists it (the parser's first, else
+/// the lexer's first): its offset and message. Builds no tree (see `parse_piece` for why not
+/// `AstFile::parse`).
+fn first_error(text: &str, edition: Edition) -> Option<(usize, String)> {
+    use ra_ap_parser::StrStep;
+    let lexed = ra_ap_parser::LexedStr::new(edition, text);
+    let output = ra_ap_parser::TopEntryPoint::SourceFile.parse(&lexed.to_input(edition));
+    let mut first = None;
+    lexed.intersperse_trivia(&output, &mut |step| {
+        if let (StrStep::Error { msg, pos }, None) = (step, &first) {
+            first = Some((pos, msg.to_string()));
+        }
+    });
+    first.or_else(|| {
+        let (token, message) = lexed.errors().next()?;
+        Some((lexed.text_start(token), message.to_string()))
+    })
+}
+
+/// The tree of a text too deep to parse: the whole text one error token, so that the tree
+/// still spans the text, and rules, finding nothing to match, leave it alone.
+fn unparsed_tree(text: &str) -> GreenNode {
+    use ra_ap_syntax::SyntaxKind::{ERROR, SOURCE_FILE};
+    let mut builder = rowan::GreenNodeBuilder::new();
+    builder.start_node(rowan::SyntaxKind(SOURCE_FILE.into()));
+    if !text.is_empty() {
+        builder.token(rowan::SyntaxKind(ERROR.into()), text);
+    }
+    builder.finish_node();
+    builder.finish()
 }
 
 /// The parse rules work on (expression macros opened, see `SourceFile::tree`) and the number
@@ -225,7 +317,10 @@ pub(crate) fn parse_reusing(
     })
 }
 
-/// Parses Rust text; returns the tree and how many syntax errors it has.
+/// Parses Rust text; returns the tree and how many syntax errors it has. Use this, not
+/// `ra_ap_syntax::SourceFile::parse`, on a user's code: a text nesting deeper than
+/// `MAX_NESTING` is not parsed (one error, see `unparsed_tree`), and the tree is dropped on
+/// the caller's thread, not on rust-analyzer's small-stack dropper thread (`parse_piece`).
 pub fn parse(text: &str, edition: Edition) -> (AstFile, usize) {
     let (green, errors) = parse_counting_errors(text, edition);
     (root_of(green), errors)
@@ -317,22 +412,23 @@ fn parse_in_pieces(text: &str, edition: Edition, cuts: &[usize]) -> (GreenNode, 
     parse_piece(text, edition)
 }
 
-/// `parse_counting_errors` of a text in one piece.
+/// `parse_counting_errors` of a text in one piece. A text that nests too deep
+/// (`MAX_NESTING`) is not given to the parser: its tree is `unparsed_tree`, with one error.
 fn parse_piece(text: &str, edition: Edition) -> (GreenNode, usize) {
     use ra_ap_parser::StrStep;
     let lexed = ra_ap_parser::LexedStr::new(edition, text);
-    if lexed.errors().next().is_some() {
-        // A file the lexer rejects takes rust-analyzer's own parse, which counts the lexer's
-        // errors with the parser's.
-        let parse = AstFile::parse(text, edition);
-        let errors = parse.errors().len();
-        return (parse.syntax_node().green().to_owned(), errors);
+    if too_deep_in(&lexed).is_some() {
+        return (unparsed_tree(text), 1);
     }
+    // The lexer's errors count with the parser's, as rust-analyzer's parse counts them. Its
+    // parse (`AstFile::parse`) is not used even then: it drops its trees on a thread of its
+    // own with a 2 MiB stack, where dropping a deep tree (20,000 prefix `-`) overflowed it.
+    let lexer_errors = lexed.errors().count();
     let output = ra_ap_parser::TopEntryPoint::SourceFile.parse(&lexed.to_input(edition));
     with_node_cache(|cache| {
         let mut builder = rowan::GreenNodeBuilder::with_cache(cache);
         let raw = |kind: ra_ap_syntax::SyntaxKind| rowan::SyntaxKind(kind.into());
-        let mut errors = 0;
+        let mut errors = lexer_errors;
         lexed.intersperse_trivia(&output, &mut |step| match step {
             StrStep::Token { kind, text } => builder.token(raw(kind), text),
             StrStep::Enter { kind } => builder.start_node(raw(kind)),
@@ -647,6 +743,90 @@ mod tests {
             }
             forget_built_nodes();
         }
+    }
+
+    /// The error a file that does not parse is reported with is rust-analyzer's first, for
+    /// parser and lexer errors alike.
+    #[test]
+    fn the_first_error_is_rust_analyzers_first() {
+        let texts = [
+            "fn f(x: u8) -> u8 { x + 1 }\nfn broken( {\n",
+            "fn f() { let s = \"unterminated; }\n",
+            "fn f() { let c = '\\q'; }\nstruct S {\n",
+            "fn f() { let _ = 1__u9z; let x = 0b102; }\n",
+            "fn f() {}\n",
+        ];
+        for text in texts {
+            let theirs = AstFile::parse(text, Edition::Edition2021).errors();
+            let theirs = theirs
+                .first()
+                .map(|e| (usize::from(e.range().start()), e.to_string()));
+            assert_eq!(first_error(text, Edition::Edition2021), theirs, "{text}");
+        }
+    }
+
+    /// A text nesting deeper than `MAX_NESTING` is not parsed: one error, a tree that spans
+    /// the text, and the place of the delimiter that goes too deep; one that nests as deep as
+    /// that parses.
+    #[test]
+    fn nesting_past_the_limit_is_not_parsed() {
+        let nested = |depth: usize| {
+            format!(
+                "fn f() -> i32 {{ {}1{} }}\n",
+                "(".repeat(depth),
+                ")".repeat(depth)
+            )
+        };
+        let edition = Edition::Edition2021;
+        // The body's `{` is a level too. As deep as that parses on this thread's stack (the
+        // test harness's 2 MiB, unless RUST_MIN_STACK says otherwise), in the shapes that
+        // took the most stack a level.
+        let ifs = format!(
+            "fn f(x: bool) {{ {}{} }}\n",
+            "if x { ".repeat(MAX_NESTING - 1),
+            "}".repeat(MAX_NESTING - 1)
+        );
+        let blocks = format!(
+            "fn f() -> i32 {{ {}1{} }}\n",
+            "{".repeat(MAX_NESTING - 1),
+            "}".repeat(MAX_NESTING - 1)
+        );
+        for text in [ifs, blocks] {
+            assert_eq!(parse(&text, edition).1, 0, "{text}");
+        }
+        let (tree, errors) = parse(&nested(MAX_NESTING - 1), edition);
+        assert_eq!(errors, 0);
+        assert!(tree
+            .syntax()
+            .descendants()
+            .any(|n| n.kind() == ra_ap_syntax::SyntaxKind::PAREN_EXPR));
+        let text = nested(MAX_NESTING + 5);
+        let file = SourceFile::from_text(
+            PathBuf::from("f.rs"),
+            "f.rs".into(),
+            text.clone(),
+            0,
+            edition,
+        );
+        assert_eq!(file.syntax_errors, 1);
+        assert_eq!(file.tree().syntax().text().to_string(), text);
+        let failure = file.first_syntax_error().unwrap();
+        assert!(failure.too_deep && failure.message.starts_with("nesting too deep"));
+        // `fn f() -> i32 { ` and MAX_NESTING - 1 parentheses come before it.
+        assert_eq!((failure.line, failure.column), (1, 16 + MAX_NESTING));
+        // Braces and brackets count too, closing delimiters take levels back.
+        let mixed = format!(
+            "{}{}",
+            "[{(".repeat(MAX_NESTING / 3),
+            ")}]".repeat(MAX_NESTING / 3)
+        )
+        .repeat(3);
+        assert_eq!(nesting_too_deep(&mixed, edition), None);
+        let deeper = format!("{}({{[", "[{(".repeat(MAX_NESTING / 3));
+        assert_eq!(
+            nesting_too_deep(&deeper, edition),
+            Some(MAX_NESTING / 3 * 3 + 1)
+        );
     }
 
     /// The macros opened from tokens are those opened from the tree, wherever the opened

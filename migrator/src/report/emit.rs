@@ -23,7 +23,10 @@ pub fn diff(report: &Report) -> String {
     let changed: Vec<&FileOutcome> = report.changed_files().collect();
     let files: Vec<String> = changed
         .par_iter()
-        .map(|file| file_diff(&file.display, &file.original, &file.migrated, &file.changes))
+        .map(|file| {
+            let (old, new) = (file.on_disk(&file.original), file.on_disk(&file.migrated));
+            file_diff(&file.display, &old, &new, file.bom, &file.changes)
+        })
         .collect();
     let mut out = files.concat();
     for manifest in report.manifests.iter().filter(|m| m.migrated != m.original) {
@@ -36,16 +39,24 @@ pub fn diff(report: &Report) -> String {
             &manifest.display,
             &manifest.original,
             &manifest.migrated,
+            false,
             &rules,
         ));
     }
     out
 }
 
-fn file_diff(display: &str, old: &str, new: &str, changes: &[Change]) -> String {
+/// The unified diff of a file's `old` and `new` bytes; `changes` (edits to name in hunk
+/// headers) have offsets into `old`, or, where `bom`, into `old` after its byte-order mark.
+fn file_diff(display: &str, old: &str, new: &str, bom: bool, changes: &[Change]) -> String {
     let diff = crate::util::diff::lines(old, new);
     let mut out = format!("--- a/{display}\n+++ b/{display}\n");
-    let lines = LineIndex::new(old);
+    // The mark is no line of its own: lines are the same with or without it.
+    let lines = LineIndex::new(if bom {
+        crate::util::layout::strip_bom(old).0
+    } else {
+        old
+    });
     let line_of = |offset: usize| lines.line(offset);
     // The edits' old line spans (first, last), by first line, with the largest `last` so far:
     // each hunk looks only at the edits that can reach it, not at every edit of the file.
@@ -569,6 +580,7 @@ mod tests {
             device_choices: Vec::new(),
             suppressions: Vec::new(),
             port_findings: None,
+            bom: false,
         };
         let report = Report {
             root: "/".into(),

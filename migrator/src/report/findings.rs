@@ -73,6 +73,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
     for file in &report.files {
         let text = &file.original;
         let lines = LineIndex::new(text);
+        let first = out.len();
         for change in &file.changes {
             let rule = change.rule.to_string();
             let fixable = is_applied(change, rules);
@@ -101,6 +102,11 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 (text, &lines),
                 error,
             ));
+        }
+        if file.bom {
+            // Byte offsets are the file's, as rustc's are; the text the rules read starts
+            // after the byte-order mark (lines and columns do not count it).
+            out[first..].iter_mut().for_each(after_bom);
         }
     }
     for manifest in &report.manifests {
@@ -184,6 +190,15 @@ fn not_migrated(display: &str, path: &Path, text: (&str, &LineIndex), error: &st
         &format!("{display}: {error}"),
         None,
     )
+}
+
+/// `finding`, with its byte offsets moved past a byte-order mark that its text left out.
+fn after_bom(finding: &mut Finding) {
+    let edits = finding.fix.iter_mut().flat_map(|f| &mut f.edits);
+    let positions = edits.flat_map(|e| [&mut e.start, &mut e.end]);
+    for position in positions.chain([&mut finding.start, &mut finding.end]) {
+        position.offset += crate::util::layout::BOM.len();
+    }
 }
 
 /// The position of a byte offset (clamped to the text and to a character boundary);

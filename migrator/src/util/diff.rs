@@ -65,9 +65,22 @@ const COMPACTED_OPS: usize = 256;
 /// that the change's own lines equal, which no other line of either text does, so each
 /// piece compacts as it would within the whole.
 fn lines_compacted_in_pieces_of<'a>(old: &'a str, new: &'a str, piece_ops: usize) -> LineDiff<'a> {
+    slices_compacted_in_pieces_of(old.tokenize_lines(), new.tokenize_lines(), piece_ops)
+}
+
+/// `lines` of texts already cut into lines, however they were cut (`util::layout` compares
+/// lines without their endings).
+pub fn line_slices<'a>(old_lines: Vec<&'a str>, new_lines: Vec<&'a str>) -> LineDiff<'a> {
+    slices_compacted_in_pieces_of(old_lines, new_lines, COMPACTED_OPS)
+}
+
+/// `lines_compacted_in_pieces_of` of texts cut into lines.
+fn slices_compacted_in_pieces_of<'a>(
+    old_lines: Vec<&'a str>,
+    new_lines: Vec<&'a str>,
+    piece_ops: usize,
+) -> LineDiff<'a> {
     use rayon::prelude::*;
-    let old_lines = old.tokenize_lines();
-    let new_lines = new.tokenize_lines();
     let ids = IdentifyDistinct::<u32>::new(
         &old_lines[..],
         0..old_lines.len(),

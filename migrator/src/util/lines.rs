@@ -32,13 +32,17 @@ impl LineIndex {
 }
 
 /// The 1-based line and column (in characters) of a byte offset of `text`, clamped to the
-/// text and to a character boundary; `lines` is `text`'s index.
+/// text and to a character boundary; `lines` is `text`'s index. A byte-order mark at the start
+/// is no column, as rustc and cargo count.
 pub fn line_column(lines: &LineIndex, text: &str, offset: usize) -> (usize, usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let start = lines.line_start(offset);
+    let mut start = lines.line_start(offset);
+    if start == 0 && offset >= super::layout::BOM.len() {
+        start = text.len() - super::layout::strip_bom(text).0.len();
+    }
     (
         lines.line(offset) + 1,
         text[start..offset].chars().count() + 1,
@@ -62,5 +66,10 @@ mod tests {
         assert_eq!(line_column(&lines, text, 5), (2, 2, 5));
         assert_eq!(line_column(&lines, text, 8), (4, 1, 8));
         assert_eq!(line_column(&lines, text, 99), (4, 2, 9));
+        let marked = "\u{feff}ab\nc";
+        let lines = LineIndex::new(marked);
+        assert_eq!(line_column(&lines, marked, 3), (1, 1, 3));
+        assert_eq!(line_column(&lines, marked, 4), (1, 2, 4));
+        assert_eq!(line_column(&lines, marked, 6), (2, 1, 6));
     }
 }

@@ -4,6 +4,7 @@ pub mod cargo;
 pub mod diff;
 pub mod files;
 pub mod kinds_walk;
+pub mod layout;
 pub mod lines;
 pub mod overlay;
 pub mod syntax;

@@ -110,10 +110,12 @@ fn negation(conditions: &[String]) -> String {
 /// stands in its place, so the blank line stays.
 fn file_anchor(ctx: &FileCtx, line: String) -> (TextSize, String) {
     let anchor = burn_group_anchor(ctx, &line).unwrap_or_else(|| import_anchor(ctx));
+    // A blank line ends the removed text in either line ending (`\r\n` files too).
     let takes_blank_line = ctx.changes.iter().any(|c| {
+        let removed = ctx.file.slice(c.range);
         c.range.start() == anchor
             && c.replacement.as_deref() == Some("")
-            && ctx.file.slice(c.range).ends_with("\n\n")
+            && (removed.ends_with("\n\n") || removed.ends_with("\n\r\n"))
     });
     let line = if takes_blank_line {
         format!("{line}\n")

@@ -12,6 +12,7 @@
 //! removed). Rules therefore never see a tree that is migrated in some files and not in
 //! others. Runs on one tree take turns (`lock_root`).
 
+use std::borrow::Cow;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -99,7 +100,7 @@ pub fn port(report: &Report, lock: Option<&str>, partial: bool) -> Result<usize,
     }
     let root = report.root.canonicalize().map_err(io(&report.root))?;
     let lock_path = report.root.join("Cargo.lock");
-    let planned = planned_writes(report).chain(lock.map(|text| (&lock_path, text)));
+    let planned = planned_writes(report).chain(lock.map(|text| (&lock_path, Cow::Borrowed(text))));
     let targets = write_targets(&root, planned)?;
     if targets.is_empty() {
         return Ok(0);
@@ -126,7 +127,7 @@ pub fn port(report: &Report, lock: Option<&str>, partial: bool) -> Result<usize,
     let pairs: Vec<(&Rename, &str)> = journal
         .renames
         .iter()
-        .zip(targets.iter().map(|t| t.1))
+        .zip(targets.iter().map(|t| t.1.as_ref()))
         .collect();
     let written = on_writers(&pairs, |(rename, text)| {
         let target = root.join(&rename.target);
@@ -166,16 +167,17 @@ pub fn port(report: &Report, lock: Option<&str>, partial: bool) -> Result<usize,
     Ok(journal.renames.len())
 }
 
-/// The files `--apply` rewrites, with their new text.
-fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, &str)> {
+/// The files `--apply` rewrites, with their new bytes (a source's byte-order mark back in
+/// front).
+fn planned_writes(report: &Report) -> impl Iterator<Item = (&PathBuf, Cow<'_, str>)> {
     let sources = report
         .changed_files()
-        .map(|f| (&f.path, f.migrated.as_str()));
+        .map(|f| (&f.path, f.on_disk(&f.migrated)));
     let manifests = report
         .manifests
         .iter()
         .filter(|m| m.migrated != m.original)
-        .map(|m| (&m.path, m.migrated.as_str()));
+        .map(|m| (&m.path, Cow::Borrowed(m.migrated.as_str())));
     sources.chain(manifests)
 }
 
@@ -192,8 +194,8 @@ pub fn source_targets(report: &Report) -> Result<Vec<PathBuf>, Error> {
 /// canonical `root`.
 fn write_targets<'a>(
     root: &Path,
-    planned: impl Iterator<Item = (&'a PathBuf, &'a str)>,
-) -> Result<Vec<(PathBuf, &'a str)>, Error> {
+    planned: impl Iterator<Item = (&'a PathBuf, Cow<'a, str>)>,
+) -> Result<Vec<(PathBuf, Cow<'a, str>)>, Error> {
     let canonical = Canonical::default();
     planned
         .map(|(path, text)| {

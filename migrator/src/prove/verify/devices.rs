@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use ra_ap_syntax::ast::{self, HasArgList, HasAttrs};
-use ra_ap_syntax::{AstNode, Edition, SourceFile, TextRange};
+use ra_ap_syntax::{AstNode, Edition, TextRange};
 
 use crate::error::Error;
 use crate::prove::probe::{self, Probe};
@@ -129,7 +129,8 @@ pub fn constructor_calls(
     text: &str,
     known: &BTreeMap<String, Constructor>,
 ) -> Vec<ConstructorCall> {
-    let root = SourceFile::parse(text, Edition::Edition2021).tree();
+    // Parsed as the port parses (bounded nesting, trees dropped here, see `source::parse`).
+    let root = crate::migrate::source::parse(text, Edition::Edition2021).0;
     let mut out = Vec::new();
     for call in root.syntax().descendants().filter_map(ast::CallExpr::cast) {
         let Some(ast::Expr::PathExpr(callee)) = call.expr() else {

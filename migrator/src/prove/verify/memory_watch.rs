@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::{AstNode, Edition, SourceFile};
+use ra_ap_syntax::{AstNode, Edition};
 
 use crate::edit::{self, Change};
 use crate::error::Error;
@@ -82,7 +82,8 @@ pub fn install(main_file: &Path, device: &str, installed: &mut Installed) -> Res
         move |source| Error::Io { path, source }
     };
     let text = std::fs::read_to_string(main_file).map_err(io(main_file))?;
-    let root = SourceFile::parse(&text, Edition::Edition2021).tree();
+    // Parsed as the port parses (bounded nesting, trees dropped here, see `source::parse`).
+    let root = crate::migrate::source::parse(&text, Edition::Edition2021).0;
     let Some(body) = root
         .items()
         .filter_map(|item| match item {
