@@ -20,9 +20,20 @@ pub struct Merged {
     pub text: String,
     /// `name old -> pinned` for each entry of the project's lock moved to the pinned release.
     pub pinned: Vec<String>,
-    /// `name locked (Burn 0.22 builds with pinned)`: direct dependencies of the project locked
-    /// newer than the pinned release, kept (the project may need what the newer one has).
+    /// `name locked (Burn 0.22 builds with pinned)`: packages kept at the project's version
+    /// although the pinned lock has another in its series: direct dependencies of the project
+    /// locked newer (the project may need what the newer one has), and those `merge` was told
+    /// to keep.
     pub kept_newer: Vec<String>,
+    /// The names of the packages moved (those of `pinned`).
+    moved_names: BTreeSet<String>,
+}
+
+impl Merged {
+    /// Whether the merge moved a package of this name to its pinned release.
+    pub fn moved(&self, name: &str) -> bool {
+        self.moved_names.contains(name)
+    }
 }
 
 /// A `[[package]]` entry of a lockfile.
@@ -117,9 +128,16 @@ fn qualify_edges(
 
 /// The project's lockfile (`None`: it has none) with Burn 0.22's graph at the pinned
 /// versions: each registry package the pinned lock has in the same semver series moves to the
-/// pinned release (a direct dependency of the project locked newer stays), and every other
-/// pinned entry is added for cargo to take where the port's graph needs it.
-pub fn merge(project: Option<&str>, pinned: &str, direct: &BTreeSet<String>) -> Merged {
+/// pinned release (a direct dependency of the project locked newer stays, and so does every
+/// package named in `keep`: one whose move cargo found in conflict with the project's own
+/// requirements), and every other pinned entry is added for cargo to take where the port's
+/// graph needs it.
+pub fn merge(
+    project: Option<&str>,
+    pinned: &str,
+    direct: &BTreeSet<String>,
+    keep: &BTreeSet<String>,
+) -> Merged {
     let (project_doc, project_entries) = entries(project.unwrap_or_default());
     let (pinned_doc, pinned_entries) = entries(pinned);
     // The pinned lock's own workspace packages (no source) are not Burn's graph.
@@ -146,7 +164,7 @@ pub fn merge(project: Option<&str>, pinned: &str, direct: &BTreeSet<String>) -> 
             continue;
         }
         let newer = Version::parse(&entry.version).ok() > Version::parse(&pin.version).ok();
-        if newer && direct.contains(&entry.name) {
+        if newer && direct.contains(&entry.name) || keep.contains(&entry.name) {
             merged.kept_newer.push(format!(
                 "{} {} (Burn 0.22 builds with {})",
                 entry.name, entry.version, pin.version
@@ -162,6 +180,7 @@ pub fn merge(project: Option<&str>, pinned: &str, direct: &BTreeSet<String>) -> 
             (entry.name.clone(), entry.version.clone()),
             pin.version.clone(),
         );
+        merged.moved_names.insert(entry.name.clone());
     }
     let project_versions = versions_of(&project_entries);
     let pinned_versions = versions_of(&pinned_entries);
@@ -284,7 +303,7 @@ mod tests {
             package("hashbrown", "0.17.2", &[]),
         ]);
         let direct = BTreeSet::from(["serde".to_string(), "burn".to_string()]);
-        let merged = merge(Some(&project), &pinned, &direct);
+        let merged = merge(Some(&project), &pinned, &direct, &BTreeSet::new());
         let text = &merged.text;
         assert!(entry_of(text, "systemstat", "0.2.7").is_some(), "{text}");
         assert!(entry_of(text, "systemstat", "0.2.8").is_none(), "{text}");
@@ -320,7 +339,7 @@ mod tests {
             package("burn", "0.22.1", &["systemstat"]),
             package("systemstat", "0.2.7", &[]),
         ]);
-        let merged = merge(None, &pinned, &BTreeSet::new());
+        let merged = merge(None, &pinned, &BTreeSet::new(), &BTreeSet::new());
         assert!(entry_of(&merged.text, "systemstat", "0.2.7").is_some());
         assert!(!merged.text.contains("framework"));
         assert!(merged.pinned.is_empty() && merged.kept_newer.is_empty());

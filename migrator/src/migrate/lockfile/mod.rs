@@ -15,6 +15,7 @@ use std::process::{Command, Output};
 use crate::error::Error;
 use crate::migrate::outcome::Report;
 
+mod conflict;
 pub mod merge;
 
 /// What the lockfile update changed.
@@ -85,11 +86,11 @@ pub fn plan_with(report: &Report, pinned: &str) -> Result<Option<LockPlan>, Erro
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io(&lock_path)(e)),
     };
-    let merged = start_from(&lock_path, before.as_deref(), pinned, report)?;
+    check_parses(&lock_path, before.as_deref())?;
     // A file of the view's own, not a link to the project's: cargo and `resolve` write it.
-    files.insert(lock_path, merged.text.clone());
+    files.insert(lock_path, before.clone().unwrap_or_default());
     let overlay = crate::util::overlay::Overlay::new(&files)?;
-    let (after, update) = resolve(&overlay.path(&root), before.as_deref(), &merged, report)
+    let (after, update) = resolve(&overlay.path(&root), before.as_deref(), pinned, report)
         .map_err(|error| name_lines(error.outside_overlay(overlay.base()), report))?;
     Ok(Some(LockPlan {
         text: (before.as_deref() != Some(after.as_str())).then_some(after),
@@ -97,29 +98,45 @@ pub fn plan_with(report: &Report, pinned: &str) -> Result<Option<LockPlan>, Erro
     }))
 }
 
-/// Cargo's resolution error, with the lines of the ported manifests it names (a dependency
-/// key or a feature in backquotes), so the user sees which line of theirs to change.
+/// Cargo's resolution error, with the manifest lines it points at (a dependency key or a
+/// feature it names in backquotes), in the ported manifests and in the manifests of the
+/// workspace's packages it names (`package \`x v0.1.0 (/path)\``), so the user sees which line
+/// of theirs to change.
 fn name_lines(error: Error, report: &Report) -> Error {
     let Error::Unresolvable { dir, stderr } = error else {
         return error;
     };
     let named: BTreeSet<&str> = stderr.split('`').skip(1).step_by(2).collect();
+    // The ported manifests as they will be, the others as they are.
+    let mut manifests: Vec<(String, String)> = (report.manifests.iter())
+        .filter(|m| m.migrated != m.original)
+        .map(|m| (m.display.clone(), m.migrated.clone()))
+        .collect();
+    for path in conflict::package_dirs(&stderr) {
+        let manifest = path.join("Cargo.toml");
+        let display = manifest
+            .strip_prefix(&report.root)
+            .map(|p| p.display().to_string());
+        let (Ok(display), Ok(text)) = (display, std::fs::read_to_string(&manifest)) else {
+            continue;
+        };
+        if !manifests.iter().any(|(d, _)| *d == display) {
+            manifests.push((display, text));
+        }
+    }
     let mut lines = Vec::new();
-    for manifest in report.manifests.iter().filter(|m| m.migrated != m.original) {
-        for (number, line) in manifest.migrated.lines().enumerate() {
+    for (display, text) in &manifests {
+        for (number, line) in text.lines().enumerate() {
             let key = line
                 .split(['=', ' ', '.'])
                 .next()
                 .unwrap_or_default()
                 .trim();
-            let quotes_one = named.iter().any(|n| line.contains(&format!("\"{n}\"")));
+            // A feature it names, in a features list.
+            let quotes_one = line.contains("features")
+                && named.iter().any(|n| line.contains(&format!("\"{n}\"")));
             if !line.trim_start().starts_with('#') && (named.contains(key) || quotes_one) {
-                lines.push(format!(
-                    "  {}:{}: {}",
-                    manifest.display,
-                    number + 1,
-                    line.trim()
-                ));
+                lines.push(format!("  {display}:{}: {}", number + 1, line.trim()));
             }
         }
     }
@@ -130,7 +147,7 @@ fn name_lines(error: Error, report: &Report) -> Error {
     Error::Unresolvable {
         dir,
         stderr: format!(
-            "{stderr}\nthe lines of the ported manifests it names:\n{}",
+            "{stderr}\nthe manifest lines it names:\n{}",
             lines.join("\n")
         ),
     }
@@ -142,50 +159,52 @@ pub fn update(root: &Path, report: &Report) -> Result<LockUpdate, Error> {
     let lock_path = root.join("Cargo.lock");
     let before = std::fs::read_to_string(&lock_path).ok();
     let pinned = crate::rules::framework::BURN_0_22_LOCK;
-    let merged = start_from(&lock_path, before.as_deref(), pinned, report)?;
-    resolve(root, before.as_deref(), &merged, report).map(|(_, update)| update)
+    check_parses(&lock_path, before.as_deref())?;
+    resolve(root, before.as_deref(), pinned, report).map(|(_, update)| update)
 }
 
-/// The lockfile cargo is to read back: the project's (which must parse) merged with the
-/// pinned one.
-fn start_from(
-    lock_path: &Path,
-    before: Option<&str>,
-    pinned: &str,
-    report: &Report,
-) -> Result<merge::Merged, Error> {
-    if let Some(Err(e)) = before.map(|text| text.parse::<toml_edit::DocumentMut>()) {
-        return Err(Error::Manifest {
+/// A project's lockfile must parse to be merged with the pinned one.
+fn check_parses(lock_path: &Path, before: Option<&str>) -> Result<(), Error> {
+    match before.map(|text| text.parse::<toml_edit::DocumentMut>()) {
+        Some(Err(e)) => Err(Error::Manifest {
             path: lock_path.to_path_buf(),
             message: format!("it is not valid TOML ({e}); fix it or delete it, then run again"),
-        });
+        }),
+        _ => Ok(()),
     }
-    Ok(merge::merge(before, pinned, &report.direct_dependencies))
 }
 
-/// Lets cargo read back the merged lockfile written at `root`, and says what moved from
-/// `before`. Returns the lockfile as cargo left it.
+/// Writes at `root` the project's lockfile `before` merged with `pinned` and lets cargo read
+/// it back, and says what moved. Where cargo finds a conflict, the packages it names give way
+/// and the round starts again: a package moved to its pinned release goes back to the
+/// project's version (the project's requirements come first: `wasm-bindgen-cli-support` asks
+/// for the exact `wasm-bindgen-shared` the project locked), and the locked entries of the
+/// package cargo could not select, and of the one it had selected, are unlocked for cargo to
+/// resolve afresh (a sibling Burn does not use, left at the project's older version next to
+/// a moved one that needs it newer: `futures-sink` 0.3.32 beside the pinned
+/// `futures-channel` 0.3.34). A conflict where nothing gives way is the manifests', and
+/// reported. Returns the lockfile as cargo left it.
 fn resolve(
     root: &Path,
     before: Option<&str>,
-    merged: &merge::Merged,
+    pinned: &str,
     report: &Report,
 ) -> Result<(String, LockUpdate), Error> {
     let lock_path = root.join("Cargo.lock");
-    let write = |text: &str| {
-        std::fs::write(&lock_path, text).map_err(|source| Error::Io {
+    let direct = &report.direct_dependencies;
+    let mut keep: BTreeSet<String> = BTreeSet::new();
+    let mut unlocked: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut resolved = None;
+    for _ in 0..MAX_ROUNDS {
+        let merged = merge::merge(before, pinned, direct, &keep);
+        let mut lock = merged.text.clone();
+        for (name, version) in &unlocked {
+            lock = merge::without_entry(&lock, name, version).unwrap_or(lock);
+        }
+        std::fs::write(&lock_path, &lock).map_err(|source| Error::Io {
             path: lock_path.clone(),
             source,
-        })
-    };
-    let mut lock = merged.text.clone();
-    let mut resolved = false;
-    // Each round unlocks the entry cargo's conflict names (a package that stays at the
-    // project's version next to another moved to the pinned one that needs it newer:
-    // `futures-sink` 0.3.32 beside the pinned `futures-channel` 0.3.34); a conflict with
-    // nothing locked to give up is the manifests', and reported.
-    for _ in 0..MAX_UNLOCKS {
-        write(&lock)?;
+        })?;
         // Offline first: every package the pinned lock names needs no look-up.
         let read_back = ["update", "--workspace", "--quiet"];
         let mut output = cargo(root, &[&read_back[..], &["--offline"]].concat())?;
@@ -193,54 +212,50 @@ fn resolve(
             output = cargo(root, &read_back)?;
         }
         if output.status.success() {
-            resolved = true;
+            resolved = Some(merged);
             break;
         }
         let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
-        let unlocked = previously_selected(&stderr)
-            .find_map(|(name, version)| merge::without_entry(&lock, name, version));
-        match unlocked {
-            Some(next) => lock = next,
-            None => {
-                let dir = report.root.clone();
-                return Err(if stderr.contains("failed to select a version") {
-                    Error::Unresolvable { dir, stderr }
-                } else {
-                    Error::LockUpdate { dir, stderr }
-                });
-            }
+        let moved_back = conflict::packages_named(&stderr)
+            .filter(|name| merged.moved(name))
+            .fold(false, |any, name| keep.insert(name.to_string()) || any);
+        let locked = merge::locked_versions(&lock);
+        let to_unlock: Vec<(String, String)> = (conflict::previously_selected(&stderr))
+            .map(|(name, version)| (name.to_string(), version.to_string()))
+            .chain(conflict::not_selected(&stderr).flat_map(|name| {
+                (locked.get(name).into_iter().flatten())
+                    .map(move |version| (name.to_string(), version.clone()))
+            }))
+            .filter(|entry| locked.get(&entry.0).is_some_and(|v| v.contains(&entry.1)))
+            .collect();
+        let unlocked_more = to_unlock
+            .into_iter()
+            .fold(false, |any, entry| unlocked.insert(entry) || any);
+        if !moved_back && !unlocked_more {
+            let dir = report.root.clone();
+            return Err(if stderr.contains("failed to select a version") {
+                Error::Unresolvable { dir, stderr }
+            } else {
+                Error::LockUpdate { dir, stderr }
+            });
         }
     }
-    if !resolved {
+    let Some(merged) = resolved else {
         return Err(Error::LockUpdate {
             dir: report.root.clone(),
-            stderr: format!("cargo's conflicts unlocked {MAX_UNLOCKS} packages and did not end"),
+            stderr: format!("{MAX_ROUNDS} rounds of cargo's conflicts did not end in a lockfile"),
         });
-    }
+    };
     let after = std::fs::read_to_string(&lock_path).map_err(|source| Error::Io {
         path: lock_path,
         source,
     })?;
-    let update = summarize(before, &after, merged, &report.direct_dependencies);
+    let update = summarize(before, &after, &merged, direct);
     Ok((after, update))
 }
 
-/// How many locked entries cargo's conflicts may unlock before the port's lockfile is given
-/// up on.
-const MAX_UNLOCKS: usize = 20;
-
-/// The packages a cargo resolution error says were "previously selected" (the side of a
-/// conflict that a lockfile fixes), as (name, version).
-fn previously_selected(stderr: &str) -> impl Iterator<Item = (&str, &str)> {
-    stderr
-        .split("previously selected package `")
-        .skip(1)
-        .filter_map(|rest| rest.split('`').next())
-        .filter_map(|package| {
-            let (name, version) = package.split_once(' ')?;
-            Some((name, version.trim_start_matches('v')))
-        })
-}
+/// How many times cargo's conflicts may send the lockfile back before it is given up on.
+const MAX_ROUNDS: usize = 20;
 
 /// What moved between the lockfile `before` (`None`: there was none) and `after`.
 fn summarize(
@@ -325,20 +340,5 @@ fn cargo(root: &Path, args: &[&str]) -> Result<Output, Error> {
     match crate::util::toolchain::running() {
         Some(toolchain) => run(Some(&toolchain)),
         None => Ok(output),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_conflicts_locked_side_is_read_from_cargos_error() {
-        let stderr = "error: failed to select a version for `futures-sink`.\n    ... required by package `futures-channel v0.3.34`\n\nall possible versions conflict with previously selected packages.\n\n  previously selected package `futures-sink v0.3.32`\n    ... which satisfies dependency `futures-sink = \"^0.3.32\"` (locked to 0.3.32) of package `futures v0.3.32`\n";
-        assert_eq!(
-            previously_selected(stderr).collect::<Vec<_>>(),
-            vec![("futures-sink", "0.3.32")]
-        );
-        assert_eq!(previously_selected("error: no matching package").count(), 0);
     }
 }
