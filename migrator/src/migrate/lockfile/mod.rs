@@ -216,9 +216,10 @@ fn resolve(
             break;
         }
         let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
-        let moved_back = conflict::packages_named(&stderr)
-            .filter(|name| merged.moved(name))
-            .fold(false, |any, name| keep.insert(name.to_string()) || any);
+        let mut moved_back = false;
+        for name in conflict::packages_named(&stderr).filter(|name| merged.moved(name)) {
+            moved_back |= keep.insert(name.to_string());
+        }
         let locked = merge::locked_versions(&lock);
         let to_unlock: Vec<(String, String)> = (conflict::previously_selected(&stderr))
             .map(|(name, version)| (name.to_string(), version.to_string()))
@@ -228,9 +229,10 @@ fn resolve(
             }))
             .filter(|entry| locked.get(&entry.0).is_some_and(|v| v.contains(&entry.1)))
             .collect();
-        let unlocked_more = to_unlock
-            .into_iter()
-            .fold(false, |any, entry| unlocked.insert(entry) || any);
+        let mut unlocked_more = false;
+        for entry in to_unlock {
+            unlocked_more |= unlocked.insert(entry);
+        }
         if !moved_back && !unlocked_more {
             let dir = report.root.clone();
             return Err(if stderr.contains("failed to select a version") {
