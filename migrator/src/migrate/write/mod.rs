@@ -143,7 +143,7 @@ pub fn port(report: &Report, lock: Option<&str>, partial: bool) -> Result<usize,
     let committed = write_new(&journal_temp, &journal.to_text(), None, true)
         .and_then(|()| std::fs::rename(&journal_temp, &journal_path).map_err(io(&journal_path)));
     if let Err(error) = committed {
-        journal.committed = false;
+        // The journal on disk is still the uncommitted one.
         roll_back(&root, &journal);
         return Err(error);
     }
