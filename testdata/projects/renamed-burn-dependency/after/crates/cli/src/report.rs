@@ -1,4 +1,4 @@
-use nn::prelude::*;
+use ::nn::prelude::*;
 use scorer::data::Samples;
 use scorer::model::Scorer;
 
