@@ -5,11 +5,12 @@ use std::collections::BTreeSet;
 use std::io::Write;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
-use codespan_reporting::files::{Files, SimpleFile, SimpleFiles};
+use codespan_reporting::files::{Files, SimpleFiles};
 use codespan_reporting::term::termcolor::{Buffer, WriteColor};
 use codespan_reporting::term::{self};
 use ra_ap_syntax::TextRange;
 
+use super::window::SourceView;
 use crate::edit::Change;
 use crate::migrate::manifest::ManifestChange;
 use crate::migrate::{is_applied, FileOutcome, Report};
@@ -134,12 +135,12 @@ pub fn diagnostics(
     // Diagnostics are rendered in parallel, a file's in runs of `RUN` (a large workspace has
     // tens of thousands, and one generated file can have as many), then written in order.
     const RUN: usize = 256;
-    let sources: Vec<(&FileOutcome, SimpleFile<&str, &str>)> = report
+    let sources: Vec<(&FileOutcome, SourceView)> = report
         .files
         .par_iter()
         .filter(|file| !file.changes.is_empty() || file.error.is_some())
         .map(|file| {
-            let source = SimpleFile::new(file.display.as_str(), &*file.original);
+            let source = SourceView::new(file.display.as_str(), &file.original);
             (file, source)
         })
         .collect();
@@ -171,18 +172,19 @@ pub fn diagnostics(
                     is_applied(change, rules),
                     rules,
                 );
+                let shown = source.around(change.range.start().into()..change.range.end().into());
                 plain.clear();
-                if !color && super::plain::render(&mut plain, source, &diagnostic)? {
+                if !color && super::plain::render(&mut plain, &shown, &diagnostic)? {
                     out.write_all(&plain)?;
                 } else {
-                    emit_one(&mut out, &config, source, &diagnostic)?;
+                    emit_one(&mut out, &config, &shown, &diagnostic)?;
                 }
             }
             if let (true, Some(error)) = (with_error, &file.error) {
                 let diagnostic = Diagnostic::error()
                     .with_message(format!("{}: {error}", file.display))
                     .with_code("internal");
-                emit_one(&mut out, &config, source, &diagnostic)?;
+                emit_one(&mut out, &config, &source.around(0..0), &diagnostic)?;
             }
             Ok(out)
         })
@@ -191,9 +193,10 @@ pub fn diagnostics(
         writer.write_all(out.as_slice())?;
     }
     for manifest in &report.manifests {
-        let source = SimpleFile::new(manifest.display.as_str(), manifest.original.as_str());
+        let source = SourceView::new(manifest.display.as_str(), manifest.original.as_str());
         for change in &manifest.changes {
             let range = change_range(&manifest.original, change);
+            let shown = source.around(range.start().into()..range.end().into());
             let diagnostic = finding(
                 range,
                 change.rule.as_str(),
@@ -201,13 +204,13 @@ pub fn diagnostics(
                 change.fixable,
                 rules,
             );
-            emit_one(writer, &config, &source, &diagnostic)?;
+            emit_one(writer, &config, &shown, &diagnostic)?;
         }
         if let Some(error) = &manifest.error {
             let diagnostic = Diagnostic::error()
                 .with_message(format!("{}: {error}", manifest.display))
                 .with_code("manifest");
-            emit_one(writer, &config, &source, &diagnostic)?;
+            emit_one(writer, &config, &source.around(0..0), &diagnostic)?;
         }
     }
     for note in &report.notes {

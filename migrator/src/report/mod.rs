@@ -14,6 +14,7 @@ mod plain;
 pub mod probe;
 pub mod progress;
 pub mod verify;
+mod window;
 
 /// How a command reports: for people, or for tools.
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
