@@ -992,11 +992,6 @@ fn doc_test_changes(
     Ok(out)
 }
 
-/// Findings that stay even inside rewritten text: what they report is lost with that text (the
-/// `f64` of a deleted `type B = NdArray<f64>;`), or outlives it (the record file a rewritten
-/// `save_file(path, recorder)` call still names), so the person has to hear it.
-const STICKY_FINDINGS: &[RuleId] = &[RuleId::BackendElementGenerics, RuleId::RecordFileFormat];
-
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
 /// A finding in an import that the port rewrites whole (`use burn::{backend::Wgpu, tensor::
@@ -1043,7 +1038,7 @@ fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<
         .iter()
         .filter(|c| {
             c.replacement.is_some()
-                || STICKY_FINDINGS.iter().any(|id| c.rule == *id)
+                || transforms::findings_outlive_edits(c.rule)
                 || !may_be_inside_an_edit(c.range)
                 || !edited.iter().any(|edit| {
                     edit.0 != c.range && edit.0.contains_range(c.range) && !survives(c, edit)

@@ -9,6 +9,7 @@ use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{full_use_path, path_matches, with_crate_paths};
 use crate::edit::Change;
 use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
@@ -22,6 +23,17 @@ fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
         .get(rule.as_str())
         .is_some_and(|r| r.applicability == Applicability::Safe)
 }
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::DataRules,
+    run,
+    emits: &[],
+    emits_data_rules: true,
+    order: Order::Rank(190),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     let rules = ctx.rules;

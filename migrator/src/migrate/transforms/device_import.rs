@@ -8,10 +8,22 @@ use ra_ap_syntax::ast::{HasAttrs, HasModuleItem, HasVisibility};
 use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{full_use_path, import_anchor, imports_name};
 use crate::edit::Change;
 use crate::migrate::crate_names::CrateNames;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DeviceImport),
+    run,
+    emits: &[RuleId::DeviceImport],
+    emits_data_rules: false,
+    order: Order::Last,
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.needed_imports.is_empty() {

@@ -9,10 +9,11 @@ use ra_ap_syntax::ast::{self, HasArgList};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::{device_expression, FileCtx};
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
 use crate::rules::backends::Backend;
-use crate::rules::{RuleId, RuleKey};
+use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{callee_name, segment_names};
 
 /// Burn functions and methods that take a device argument.
@@ -45,6 +46,30 @@ enum BodyBackend {
     One(BackendSpec),
     Conflict,
 }
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DeviceValues),
+    run,
+    emits: &[
+        RuleId::DefaultDevice,
+        RuleId::DeviceCandle,
+        RuleId::DeviceCpu,
+        RuleId::DeviceCuda,
+        RuleId::DeviceFlex,
+        RuleId::DeviceLibtorch,
+        RuleId::DeviceMetal,
+        RuleId::DeviceNdarray,
+        RuleId::DeviceRocm,
+        RuleId::DeviceVulkan,
+        RuleId::DeviceWebgpu,
+        RuleId::DeviceWgpu,
+    ],
+    emits_data_rules: false,
+    order: Order::Rank(80),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     let first_new = ctx.changes.len();

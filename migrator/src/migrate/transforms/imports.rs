@@ -14,11 +14,31 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{import_anchor, imports_name, path_matches, path_matches_via_crates};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
-use crate::rules::{RuleId, RuleKey};
+use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::Imports),
+    run,
+    emits: &[RuleId::BackendImports, RuleId::OptimizerTraitImport],
+    emits_data_rules: false,
+    order: Order::Rank(210),
+    reads_paths: false,
+    import_side: ImportSide {
+        rules: &[
+            RuleId::AutodiffModule,
+            RuleId::BackendTypeAlias,
+            RuleId::BackendMarkerTrait,
+            RuleId::BackendExtensionTrait,
+        ],
+        data_rules: true,
+    },
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.migrated() {
