@@ -13,8 +13,13 @@ use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
 use crate::edit::Change;
 use crate::migrate::source::SourceFile;
 use crate::migrate::transforms::FileCtx;
-use crate::rules::RuleId;
+use crate::rules::{ModuleId, RuleHome, RuleId};
 use crate::util::syntax::prev_significant;
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::Dangling,
+    emits: &[RuleId::DanglingBackendParam],
+};
 
 /// A use of a backend parameter in the original text: where, and its name.
 #[derive(Debug, Clone)]

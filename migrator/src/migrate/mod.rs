@@ -12,17 +12,22 @@
 pub mod burn_patches;
 pub mod crate_names;
 mod dangling;
+mod device_features;
 pub mod discover;
 pub mod doc_tests;
 pub mod feature_refs;
+pub mod homes;
 pub mod includes;
 pub mod index;
+mod line_map;
 pub mod lockfile;
 pub mod manifest;
 pub mod markers;
+mod moot;
 pub mod old_burn_deps;
 mod outcome;
 pub mod records;
+pub mod rust_version;
 pub mod source;
 pub mod suppress;
 pub mod transforms;
@@ -37,13 +42,11 @@ use rayon::prelude::*;
 use crate::edit::{self, Change};
 use crate::error::Error;
 use crate::migrate::index::Index;
-use crate::rules::{RuleId, RuleKey, RuleSet};
+use crate::rules::{RuleKey, RuleSet};
 use crate::util::layout;
 use crate::util::lines::LineIndex;
 use crate::util::timing::{self, time};
 use discover::Workspace;
-use manifest::ManifestChange;
-use ra_ap_syntax::TextRange;
 use source::SourceFile;
 
 /// A file's package's names for Burn's crates (`SourceFile::dependency_names`).
@@ -125,12 +128,12 @@ pub fn run_on(
     });
     report
         .manifests
-        .extend(rewrite_toolchain_files(&workspace.root));
+        .extend(rust_version::toolchain_files(&workspace.root));
     write::keep_inside(&mut report);
-    device_feature_findings(&mut report, rules, &workspace);
-    old_burn_dependency_findings(&mut report, &workspace);
-    burn_patch_findings(&mut report, &workspace);
-    marker_findings(&mut report, rules);
+    device_features::findings(&mut report, rules, &workspace);
+    old_burn_deps::findings(&mut report, &workspace);
+    burn_patches::findings(&mut report, &workspace);
+    markers::findings(&mut report, rules);
     if output == Output::Findings {
         // The findings are all `--check` wanted of the trees. Dropped, they would go to
         // rust-analyzer's dropper thread, which frees them while the findings render, on the
@@ -154,71 +157,11 @@ pub fn run_on(
     }
     // After the markers: discover finds these again on the port (the call stays), so a marker
     // would report them twice.
-    unfollowed_include_findings(&mut report, &mut workspace);
+    includes::unfollowed_findings(
+        &mut report,
+        std::mem::take(&mut workspace.unfollowed_includes),
+    );
     Ok(report)
-}
-
-/// The `include!` calls discover could not follow (`includes`), each a finding at the call in
-/// the file that holds it, unless an allow comment there suppresses it.
-fn unfollowed_include_findings(report: &mut Report, workspace: &mut Workspace) {
-    for (path, unfollowed) in std::mem::take(&mut workspace.unfollowed_includes) {
-        let Some(outcome) = report.files.iter_mut().find(|f| f.path == path) else {
-            continue;
-        };
-        let finding = Change::manual(
-            unfollowed.range,
-            RuleId::IncludeUnfollowed,
-            &unfollowed.message,
-        );
-        let kept = suppress::apply(vec![finding], &mut outcome.suppressions);
-        // The call stays as it is: in the port's text, where its line went.
-        if let Some(found) = &mut outcome.port_findings {
-            let mut moved = kept.clone();
-            LinesMoved::new(&outcome.original, &outcome.migrated).apply(&mut moved);
-            found.extend(moved);
-            found.sort_by_key(|c| c.range.start());
-        }
-        outcome.changes.extend(kept);
-    }
-}
-
-/// Places in a text moved to the text an edit made of it, line by line: a site on a line the
-/// edit kept keeps its column and moves with its line (what markers and kept code need).
-struct LinesMoved<'a> {
-    old_lines: LineIndex,
-    new_lines: LineIndex,
-    map: Vec<usize>,
-    new: &'a str,
-}
-
-impl<'a> LinesMoved<'a> {
-    fn new(old: &str, new: &'a str) -> Self {
-        LinesMoved {
-            old_lines: LineIndex::new(old),
-            new_lines: LineIndex::new(new),
-            map: line_map(old, new),
-            new,
-        }
-    }
-
-    fn offset(&self, offset: ra_ap_syntax::TextSize) -> ra_ap_syntax::TextSize {
-        let offset = usize::from(offset);
-        let line = self.old_lines.line(offset);
-        let column = offset - self.old_lines.line_start(offset);
-        let start = (self.map.get(line)).and_then(|l| self.new_lines.start_of_line(*l));
-        let at = start.map_or(offset, |s| s + column).min(self.new.len());
-        ra_ap_syntax::TextSize::try_from(at).unwrap_or_default()
-    }
-
-    fn apply(&self, changes: &mut [Change]) {
-        for change in changes {
-            let (start, end) = (
-                self.offset(change.range.start()),
-                self.offset(change.range.end()),
-            );
-            change.range = TextRange::new(start, end.max(start));
-        }
-    }
 }
 
 /// What `--apply` leaves for a person, `--check` on the port must still list. Checks the
@@ -291,7 +234,7 @@ fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet
         .collect();
     if checked != written {
         // Markers add whole lines.
-        LinesMoved::new(checked, written).apply(&mut out);
+        line_map::LinesMoved::new(checked, written).apply(&mut out);
     }
     for marker in markers::find(written, "//", rules) {
         for _ in 0..marker.count {
@@ -341,7 +284,7 @@ fn add_missing_markers(
         return;
     }
     let old_lines = LineIndex::new(&outcome.original);
-    let lines = line_map(&outcome.original, &outcome.migrated);
+    let lines = line_map::line_map(&outcome.original, &outcome.migrated);
     let changes: Vec<(&Change, usize)> = (outcome.changes.iter().filter(manual))
         .map(|change| {
             let old = old_lines.line(change.range.start().into());
@@ -378,128 +321,6 @@ fn add_missing_markers(
     }
     let (text, _unplaced) = markers::insert_above(&outcome.migrated, missing, edition);
     outcome.migrated = text;
-}
-
-/// For each line of `old`, the line of `new` it became (or where it would be, when the port
-/// removed it).
-fn line_map(old: &str, new: &str) -> Vec<usize> {
-    use similar::DiffOp;
-    let diff = crate::util::diff::lines(old, new);
-    let mut map = Vec::new();
-    for op in diff.ops() {
-        match *op {
-            DiffOp::Equal { new_index, len, .. } => map.extend(new_index..new_index + len),
-            DiffOp::Delete {
-                old_len, new_index, ..
-            } => map.extend(std::iter::repeat_n(new_index, old_len)),
-            DiffOp::Insert { .. } => {}
-            DiffOp::Replace {
-                old_len,
-                new_index,
-                new_len,
-                ..
-            } => map.extend((0..old_len).map(|k| new_index + k.min(new_len.saturating_sub(1)))),
-        }
-    }
-    map
-}
-
-/// The to-do markers an earlier `--apply` left (`markers`), each a finding of its rule where
-/// it stands, until a person deletes it. Only the text on disk counts: the markers this run
-/// writes go with findings of their own.
-fn marker_findings(report: &mut Report, rules: &RuleSet) {
-    for file in &mut report.files {
-        for marker in markers::find(&file.original, "//", rules) {
-            for _ in 0..marker.count {
-                file.changes
-                    .push(Change::manual(marker.range, marker.rule, &marker.message));
-            }
-        }
-    }
-    for manifest in &mut report.manifests {
-        for marker in markers::find(&manifest.original, "#", rules) {
-            // The finding sits at the key the marker is about (the line below it).
-            let key = marker
-                .next_line
-                .split(['=', ' '])
-                .next()
-                .unwrap_or_default()
-                .to_string();
-            for _ in 0..marker.count {
-                manifest.changes.push(ManifestChange {
-                    rule: marker.rule,
-                    fixable: false,
-                    key: key.clone(),
-                    span: None,
-                    message: marker.message.clone(),
-                });
-            }
-        }
-    }
-}
-
-/// Third-party crates built on Burn 0.21 (`old_burn_deps`), reported on the manifest of each
-/// package that depends on them, at the dependency's key.
-fn old_burn_dependency_findings(report: &mut Report, workspace: &Workspace) {
-    for dependency in old_burn_deps::find(workspace) {
-        let manifest = workspace
-            .packages
-            .iter()
-            .find(|p| dependency.users.contains(&p.name))
-            .map(|p| p.manifest.clone())
-            .unwrap_or_else(|| workspace.root_manifest.clone());
-        let index = report.manifests.iter().position(|m| m.path == manifest);
-        let Some(target) = report.manifests.get_mut(index.unwrap_or(0)) else {
-            continue;
-        };
-        target.changes.push(ManifestChange {
-            rule: RuleId::CargoOldBurnDependency.into(),
-            fixable: false,
-            key: dependency.krate.clone(),
-            span: None,
-            message: old_burn_deps::message(&dependency),
-        });
-    }
-}
-
-/// `[patch]` entries that put a fork of Burn 0.21 in place of a Burn crate (`burn_patches`),
-/// in the workspace root's manifest and in the cargo configuration at the root, each a
-/// finding at its key. A configuration file with such entries joins the report as a file the
-/// port does not change.
-fn burn_patch_findings(report: &mut Report, workspace: &Workspace) {
-    let lock = std::fs::read_to_string(workspace.root.join("Cargo.lock")).ok();
-    let finding = |patch: burn_patches::BurnPatch| ManifestChange {
-        rule: RuleId::CargoBurnPatch.into(),
-        fixable: false,
-        key: patch.key,
-        span: Some(patch.span),
-        message: patch.message,
-    };
-    if let Some(root) = (report.manifests.iter_mut()).find(|m| m.path == workspace.root_manifest) {
-        let base = workspace.root.as_path();
-        let found = burn_patches::find(&root.original, base, lock.as_deref());
-        root.changes.extend(found.into_iter().map(finding));
-    }
-    // Cargo resolves the paths of a configuration's `[patch]` from the directory that holds
-    // `.cargo/`; `config` is the name before `config.toml`, still read.
-    for name in [".cargo/config.toml", ".cargo/config"] {
-        let path = workspace.root.join(name);
-        let Ok(original) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let found = burn_patches::find(&original, &workspace.root, lock.as_deref());
-        if found.is_empty() {
-            continue;
-        }
-        report.manifests.push(ManifestOutcome {
-            path,
-            display: name.to_string(),
-            migrated: original.clone(),
-            original,
-            changes: found.into_iter().map(finding).collect(),
-            error: None,
-        });
-    }
 }
 
 /// How far `rewrite_sources` goes.
@@ -581,7 +402,7 @@ fn rewrite_sources_parsed(
             ),
         };
         reuse.resize_with(file_count, Default::default);
-        let mut doc_changes = doc_test_changes(&current, rules, migrated)?;
+        let mut doc_changes = doc_tests::changes(&current, rules, migrated)?;
         let mut rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
             outcomes
                 .par_iter_mut()
@@ -826,7 +647,7 @@ fn rewrite_file(
     for change in &changes {
         rules.rule(change.rule)?;
     }
-    let changes = drop_moot_findings(changes, rules, &file.text);
+    let changes = moot::drop_moot_findings(changes, rules, &file.text);
     if pass == 0 {
         outcome.changes = changes.clone();
     }
@@ -897,155 +718,6 @@ impl Rewritten {
         }
         self
     }
-}
-
-/// The edits and findings of the files' doc tests (`doc_tests`), one list per file, in the
-/// file's coordinates. The blocks are migrated as files of their own, indexed together with
-/// the workspace (a doc test names the crate's items); a block that does not parse, or whose
-/// port would not parse or cannot be written back into its comment, is reported under
-/// `doc-test-code` and left as it is.
-fn doc_test_changes(
-    files: &[SourceFile],
-    rules: &RuleSet,
-    migrated: bool,
-) -> Result<Vec<Vec<Change>>, Error> {
-    let mut out: Vec<Vec<Change>> = vec![Vec::new(); files.len()];
-    let found: Vec<(usize, doc_tests::DocBlock)> = files
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, f)| doc_tests::blocks(f).into_iter().map(move |b| (i, b)))
-        .collect();
-    for (host, file) in files.iter().enumerate() {
-        for range in doc_tests::block_comments_with_code(file) {
-            out[host].push(Change::manual(
-                range,
-                RuleId::DocTestCode,
-                "burn-migrate ports doc tests in `///` and `//!` comments only: port the code of this block comment by hand",
-            ));
-        }
-    }
-    if found.is_empty() {
-        return Ok(out);
-    }
-    let as_file = |host: &SourceFile, text: &str| {
-        SourceFile::from_text(
-            host.path.clone(),
-            format!("{} (doc test)", host.display),
-            text.to_string(),
-            host.package,
-            host.edition,
-        )
-        .with_dependency_names(host.dependency_names.clone())
-    };
-    let mut blocks = Vec::new();
-    let mut block_files = Vec::new();
-    for (host, mut block) in found {
-        let mut file = as_file(&files[host], &block.text);
-        if file.syntax_errors > 0 {
-            block.wrap();
-            file = as_file(&files[host], &block.text);
-        }
-        if file.syntax_errors > 0 {
-            out[host].push(Change::manual(
-                block.fence,
-                RuleId::DocTestCode,
-                "this doc test does not parse as Rust code, so burn-migrate left it: port it by hand",
-            ));
-            continue;
-        }
-        blocks.push((host, block));
-        block_files.push(file);
-    }
-    let all: Vec<SourceFile> = files.iter().chain(&block_files).cloned().collect();
-    let index = Index::build(&all, rules);
-    let mapped: Vec<(usize, Option<Vec<Change>>, TextRange)> = blocks
-        .par_iter()
-        .zip(block_files.par_iter())
-        .enumerate()
-        .map(|(i, ((host, block), file))| {
-            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, migrated);
-            transforms::run_all(&mut ctx)?;
-            let changes = drop_moot_findings(ctx.changes, rules, &file.text);
-            let applied: Vec<Change> = changes
-                .iter()
-                .filter(|c| is_applied(c, rules))
-                .cloned()
-                .collect();
-            let parses = edit::normalize(applied).is_ok_and(|edits| {
-                let text = edit::apply(&file.text, &edits);
-                as_file(&files[*host], &text).syntax_errors <= file.syntax_errors
-            });
-            let mapped = parses.then(|| block.map_changes(&changes)).flatten();
-            Ok((*host, mapped, block.fence))
-        })
-        .collect::<Result<_, Error>>()?;
-    for (host, changes, fence) in mapped {
-        match changes {
-            Some(changes) => out[host].extend(changes),
-            None => out[host].push(Change::manual(
-                fence,
-                RuleId::DocTestCode,
-                "burn-migrate cannot write the port of this doc test back into its comment: port it by hand",
-            )),
-        }
-    }
-    Ok(out)
-}
-
-/// A finding inside text that an applied edit rewrites whole (a recorder argument that
-/// `save_file`'s rewrite drops, say) needs nobody's attention.
-/// A finding in an import that the port rewrites whole (`use burn::{backend::Wgpu, tensor::
-/// TensorPrimitive}` without its backend part) stays when its name survives in the new import.
-fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<Change> {
-    let mut edited: Vec<(ra_ap_syntax::TextRange, &str)> = changes
-        .iter()
-        .filter(|c| !c.range.is_empty() && is_applied(c, rules))
-        .map(|c| (c.range, c.replacement.as_deref().unwrap_or_default()))
-        .collect();
-    // By start, with the furthest end so far: a finding no edit starting at or before it
-    // reaches past is inside none, found without looking at each edit (a large file has
-    // tens of thousands of edits and thousands of findings).
-    edited.sort_by_key(|(range, _)| range.start());
-    let furthest_end: Vec<ra_ap_syntax::TextSize> = (edited.iter())
-        .scan(ra_ap_syntax::TextSize::from(0), |end, (range, _)| {
-            *end = (*end).max(range.end());
-            Some(*end)
-        })
-        .collect();
-    let may_be_inside_an_edit = |range: ra_ap_syntax::TextRange| {
-        let starting_before = edited.partition_point(|(edit, _)| edit.start() <= range.start());
-        starting_before > 0 && furthest_end[starting_before - 1] >= range.end()
-    };
-    let survives = |finding: &Change, (range, replacement): &(ra_ap_syntax::TextRange, &str)| {
-        // The edit is in a `use` item: the nearest line before it that starts a `use` has no
-        // `;` between them.
-        let start = usize::from(range.start()).min(text.len());
-        let before = &text[..start];
-        let use_start = ["\nuse ", "\npub use "]
-            .iter()
-            .filter_map(|opening| before.rfind(opening))
-            .max()
-            .or_else(|| {
-                (before.starts_with("use ") || before.starts_with("pub use ")).then_some(0)
-            });
-        let an_import = text[start..].starts_with("use ")
-            || text[start..].starts_with("pub use ")
-            || use_start.is_some_and(|at| !before[at..].contains(';'));
-        let name = text.get(usize::from(finding.range.start())..usize::from(finding.range.end()));
-        an_import && name.is_some_and(|n| !n.is_empty() && replacement.contains(n))
-    };
-    changes
-        .iter()
-        .filter(|c| {
-            c.replacement.is_some()
-                || transforms::findings_outlive_edits(c.rule)
-                || !may_be_inside_an_edit(c.range)
-                || !edited.iter().any(|edit| {
-                    edit.0 != c.range && edit.0.contains_range(c.range) && !survives(c, edit)
-                })
-        })
-        .cloned()
-        .collect()
 }
 
 /// Whether code names `path` (`burn::train::RLTraining`): written out, or its last segment as
@@ -1149,7 +821,7 @@ fn rewrite_manifests(
                             .any(|f| names_in(f, needle)),
                     })
             };
-            let renamed = renamed_dependencies(workspace, &path);
+            let renamed = workspace.renamed_dependencies(&path);
             let features = manifest::FeatureRules {
                 maps: &maps,
                 adds: &adds,
@@ -1179,116 +851,6 @@ fn rewrite_manifests(
         .collect()
 }
 
-/// The dependencies of the package whose manifest is `manifest` that cargo metadata found
-/// under a key other than their package's name (`manifest::FeatureRules::renamed`).
-fn renamed_dependencies(workspace: &Workspace, manifest: &Path) -> Vec<(String, String)> {
-    (workspace.packages.iter())
-        .find(|p| p.manifest == manifest)
-        .map(|p| p.renamed_dependencies.clone())
-        .unwrap_or_default()
-}
-
-/// `rust-toolchain` / `rust-toolchain.toml` files that pin a Rust older than Burn 0.22 needs.
-fn rewrite_toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
-    let mut out = Vec::new();
-    for name in ["rust-toolchain", "rust-toolchain.toml"] {
-        let path = root.join(name);
-        let Ok(original) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let mut migrated = original.clone();
-        let mut old = None;
-        if let Ok(mut doc) = original.parse::<toml_edit::DocumentMut>() {
-            if let Some(channel) = doc.get_mut("toolchain").and_then(|t| t.get_mut("channel")) {
-                if let Some(raised) = channel.as_str().and_then(manifest::raised_toolchain) {
-                    old = channel.as_str().map(str::to_string);
-                    if let Some(value) = channel.as_value_mut() {
-                        let decor = value.decor().clone();
-                        *value = toml_edit::Value::from(raised);
-                        *value.decor_mut() = decor;
-                    }
-                    migrated = doc.to_string();
-                }
-            }
-        } else if let Some(raised) =
-            manifest::raised_toolchain(layout::strip_bom(&original).0.trim())
-        {
-            old = Some(original.trim().to_string());
-            migrated = format!("{raised}\n");
-        }
-        let Some(old) = old else { continue };
-        let migrated = layout::keep_layout(&original, migrated);
-        out.push(ManifestOutcome {
-            display: name.to_string(),
-            changes: vec![ManifestChange {
-                rule: RuleId::CargoRustVersion.into(),
-                fixable: true,
-                key: "channel".to_string(),
-                span: None,
-                message: format!(
-                    "Burn 0.22 needs Rust {}.{}; the toolchain file pinned {old}",
-                    manifest::MIN_RUST.0,
-                    manifest::MIN_RUST.1
-                ),
-            }],
-            path,
-            original,
-            migrated,
-            error: None,
-        });
-    }
-    out
-}
-
-/// A device constructor the port writes needs its Cargo feature (`Device::cuda` needs
-/// `cuda`); where no manifest of the workspace enables it, say so.
-fn device_feature_findings(report: &mut Report, rules: &RuleSet, workspace: &Workspace) {
-    // Each manifest with the key it names Burn with (`nn = { package = "burn" }`).
-    let manifests: Vec<(toml_edit::DocumentMut, String)> = report
-        .manifests
-        .iter()
-        .filter_map(|m| {
-            let doc: toml_edit::DocumentMut = m.migrated.parse().ok()?;
-            let burn = manifest::burn_key_of(&doc, &renamed_dependencies(workspace, &m.path));
-            Some((doc, burn))
-        })
-        .collect();
-    let mut missing: Vec<(String, String)> = Vec::new();
-    for backend in rules.backends() {
-        let constructor = backend.device.split('(').next().unwrap_or_default();
-        // In ported code too: `--check` keeps saying so until the feature is on.
-        let used = report
-            .files
-            .iter()
-            .any(|f| f.migrated.contains(constructor));
-        let enabled = manifests
-            .iter()
-            .any(|(doc, burn)| manifest::enables_burn_feature(doc, &backend.feature, burn));
-        if used && !enabled && !missing.iter().any(|(f, _)| *f == backend.feature) {
-            missing.push((backend.feature.clone(), constructor.to_string()));
-        }
-    }
-    let Some(target) = report
-        .manifests
-        .iter_mut()
-        .find(|m| m.migrated.contains("burn"))
-    else {
-        return;
-    };
-    let key = (target.migrated.parse::<toml_edit::DocumentMut>().ok())
-        .map(|doc| manifest::burn_key_of(&doc, &renamed_dependencies(workspace, &target.path)))
-        .unwrap_or_else(|| "burn".to_string());
-    for (feature, constructor) in missing {
-        target.changes.push(ManifestChange {
-            rule: RuleId::CargoDeviceFeatures.into(),
-            fixable: false,
-            key: key.clone(),
-            span: None,
-            message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),
-        });
-    }
-}
-
 /// Migrates one piece of Rust text on its own, as a one-file 0.21 project: for rule examples
 /// and tests.
 pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
@@ -1308,55 +870,8 @@ pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ra_ap_syntax::{AstNode, Edition, TextSize};
-
-    /// Outside imports a finding goes exactly where an applied edit other than itself holds
-    /// it: checked against every edit, on edits and findings of pseudo-random ranges (nested,
-    /// overlapping, empty, shared starts) over text without a `use`.
-    #[test]
-    fn findings_inside_applied_edits_go() {
-        let rules = RuleSet::embedded().unwrap();
-        let text = "x".repeat(400);
-        let mut numbers = crate::util::test_random::numbers(7);
-        let mut next = |below: u32| numbers(below as usize) as u32;
-        let range = |next: &mut dyn FnMut(u32) -> u32| {
-            let start = next(380);
-            TextRange::at(start.into(), next(40).into())
-        };
-        let mut changes = Vec::new();
-        for _ in 0..300 {
-            let edit = Change::edit(range(&mut next), "y", RuleId::BackendGenericParam, "edit");
-            let kept = Change::edit(
-                range(&mut next),
-                "z",
-                RuleId::BackendExtensionTrait,
-                "manual edit",
-            );
-            let finding =
-                Change::manual(range(&mut next), RuleId::BackendExtensionTrait, "finding");
-            changes.extend([edit, kept, finding]);
-        }
-        assert!(is_applied(&changes[0], &rules) && !is_applied(&changes[1], &rules));
-        let edits: Vec<TextRange> = (changes.iter())
-            .filter(|c| !c.range.is_empty() && is_applied(c, &rules))
-            .map(|c| c.range)
-            .collect();
-        let expected: Vec<Change> = (changes.iter())
-            .filter(|c| {
-                c.replacement.is_some()
-                    || !edits
-                        .iter()
-                        .any(|&e| e != c.range && e.contains_range(c.range))
-            })
-            .cloned()
-            .collect();
-        let findings_left = expected.iter().filter(|c| c.replacement.is_none()).count();
-        assert!(
-            findings_left > 20 && findings_left < 280,
-            "{findings_left} of 300 left"
-        );
-        assert_eq!(drop_moot_findings(changes, &rules, &text), expected);
-    }
+    use crate::rules::RuleId;
+    use ra_ap_syntax::{AstNode, Edition, TextRange, TextSize};
 
     /// The parse of a rewritten file that takes the items no edit touched from the old tree
     /// is the parse of the whole new text: on every source file of the test projects, with

@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use crate::edit::Change;
-use crate::migrate::manifest::ManifestChange;
-use crate::rules::{Applicability, RuleSet};
+use crate::rules::{Applicability, RuleKey, RuleSet};
 
 #[derive(Debug)]
 pub struct FileOutcome {
@@ -37,6 +36,21 @@ impl FileOutcome {
     pub fn on_disk<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
         crate::util::layout::with_bom(text, self.bom)
     }
+}
+
+/// One change to a manifest, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestChange {
+    pub rule: RuleKey,
+    /// False for findings a person has to act on.
+    pub fixable: bool,
+    /// The dependency key the change is about, to locate it in the text.
+    pub key: String,
+    /// Where the change is in the text, where `key` alone cannot say (a key that several
+    /// tables hold, as a `[patch]` entry and a dependency do): else the first line naming
+    /// `key` (`report::emit::key_range`).
+    pub span: Option<ra_ap_syntax::TextRange>,
+    pub message: String,
 }
 
 #[derive(Debug)]

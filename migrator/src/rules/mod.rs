@@ -17,7 +17,7 @@ mod registry;
 
 pub(crate) use registry::unset_rule;
 use registry::EMBEDDED_RULES;
-pub use registry::{RuleId, RuleKey, TransformId};
+pub use registry::{ModuleId, RuleHome, RuleId, RuleKey, TransformId};
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -283,9 +283,16 @@ pub struct Rule {
     /// Every safe rule has one (the rule_examples test checks it).
     #[serde(default)]
     pub fix_safety: Option<String>,
-    /// The Rust transform that implements the rule, for rules that data cannot express.
+    /// The Rust transform that implements the rule, for rules that data cannot express:
+    /// `migrate/transforms/<name>.rs`, whose descriptor declares the rule.
     #[serde(default)]
     pub transform: Option<String>,
+    /// The module of the migrate wing that implements the rule, for rules outside the
+    /// transforms (Cargo files, doc tests, `include!` calls): `migrate/<name>.rs`, whose
+    /// `HOME` declares the rule. A rule's home is this, its `transform`, or its `[[rewrite]]`
+    /// tables.
+    #[serde(default)]
+    pub module: Option<String>,
     /// Rows of the API-change catalogue (`book/api-changes-rows.tsv`) this rule ports.
     #[serde(default)]
     pub covers: Vec<String>,
@@ -413,10 +420,10 @@ impl RuleSet {
                     path.display()
                 )))
             }
-            (Origin::User, _) if rule.transform.is_some() => {
+            (Origin::User, _) if rule.transform.is_some() || rule.module.is_some() => {
                 return Err(Error::Rule {
                     path: path.to_path_buf(),
-                    message: "user rule files declare data rules only: remove `transform` (transforms are built into burn-migrate)".to_string(),
+                    message: "user rule files declare data rules only: remove `transform` and `module` (their code is built into burn-migrate)".to_string(),
                 })
             }
             // Rule sets are loaded once per run; interning the id lets findings carry it by copy.

@@ -1,10 +1,21 @@
 //! The rule registry `build.rs` generates from `rules/*.toml` (`RuleId`, one variant per
-//! built-in rule, and `TransformId`, one per transform a rule names), and `RuleKey`, the id a
-//! finding carries. It sits below the rule set and the backend table, which both name rules.
+//! built-in rule, `TransformId`, one per transform a rule names, and `ModuleId`, one per module
+//! a rule names), `RuleKey`, the id a finding carries, and `RuleHome`, what a module that
+//! implements rules declares. It sits below the rule set and the backend table, which both
+//! name rules.
 
 use std::fmt;
 
 include!(concat!(env!("OUT_DIR"), "/rule_registry.rs"));
+
+/// What a module of the migrate wing that implements rules outside the transforms declares
+/// (its `HOME`), as a transform declares its facts in its descriptor: the rules whose findings
+/// it makes, exactly those whose file names it (`module = ".."`; a test checks both ways).
+#[derive(Debug, Clone, Copy)]
+pub struct RuleHome {
+    pub module: ModuleId,
+    pub emits: &'static [RuleId],
+}
 
 impl RuleId {
     /// The built-in rule with this id, if there is one.
