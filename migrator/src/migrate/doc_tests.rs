@@ -10,8 +10,9 @@
 //! runs the rules over them. Only blocks that mention Burn are taken, so files without such
 //! doc tests cost one text search.
 
-use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
+use std::borrow::Borrow;
 
+use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
 use rayon::prelude::*;
 
 use crate::edit::{self, Change};
@@ -380,18 +381,19 @@ impl DocBlock {
 /// the workspace (a doc test names the crate's items); a block that does not parse, or whose
 /// port would not parse or cannot be written back into its comment, is reported under
 /// `doc-test-code` and left as it is.
-pub fn changes(
-    files: &[SourceFile],
+pub fn changes<F: Borrow<SourceFile> + Sync>(
+    files: &[F],
     rules: &RuleSet,
     migrated: bool,
 ) -> Result<Vec<Vec<Change>>, Error> {
     let mut out: Vec<Vec<Change>> = vec![Vec::new(); files.len()];
     let found: Vec<(usize, DocBlock)> = files
         .par_iter()
+        .map(Borrow::borrow)
         .enumerate()
         .flat_map_iter(|(i, f)| blocks(f).into_iter().map(move |b| (i, b)))
         .collect();
-    for (host, file) in files.iter().enumerate() {
+    for (host, file) in files.iter().map(Borrow::borrow).enumerate() {
         for range in block_comments_with_code(file) {
             out[host].push(Change::manual(
                 range,
@@ -416,10 +418,10 @@ pub fn changes(
     let mut blocks = Vec::new();
     let mut block_files = Vec::new();
     for (host, mut block) in found {
-        let mut file = as_file(&files[host], &block.text);
+        let mut file = as_file(files[host].borrow(), &block.text);
         if file.syntax_errors > 0 {
             block.wrap();
-            file = as_file(&files[host], &block.text);
+            file = as_file(files[host].borrow(), &block.text);
         }
         if file.syntax_errors > 0 {
             out[host].push(Change::manual(
@@ -432,7 +434,9 @@ pub fn changes(
         blocks.push((host, block));
         block_files.push(file);
     }
-    let all: Vec<SourceFile> = files.iter().chain(&block_files).cloned().collect();
+    let all: Vec<&SourceFile> = (files.iter().map(Borrow::borrow))
+        .chain(&block_files)
+        .collect();
     let index = Index::build(&all, rules);
     let mapped: Vec<(usize, Option<Vec<Change>>, TextRange)> = blocks
         .par_iter()
@@ -449,7 +453,7 @@ pub fn changes(
                 .collect();
             let parses = edit::normalize(applied).is_ok_and(|edits| {
                 let text = edit::apply(&file.text, &edits);
-                as_file(&files[*host], &text).syntax_errors <= file.syntax_errors
+                as_file(files[*host].borrow(), &text).syntax_errors <= file.syntax_errors
             });
             let mapped = parses.then(|| block.map_changes(&changes)).flatten();
             Ok((*host, mapped, block.fence))

@@ -3,6 +3,7 @@
 //! backend (and which), which items carry a backend type parameter and where, and which
 //! struct fields only existed to hold that parameter.
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -172,8 +173,10 @@ impl FileItems {
     /// The items at `ranges` (per file, from `file_facts`' walk, which runs in parallel):
     /// syntax nodes are not `Send`, so the one thread that uses them finds each item from its
     /// range instead of walking every tree again.
-    fn at(files: &[SourceFile], ranges: &[Vec<TextRange>]) -> FileItems {
-        let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
+    fn at<F: Borrow<SourceFile>>(files: &[F], ranges: &[Vec<TextRange>]) -> FileItems {
+        let roots: Vec<SyntaxNode> = (files.iter())
+            .map(|f| f.borrow().tree().syntax().clone())
+            .collect();
         let owners = (roots.iter().zip(ranges))
             .map(|(root, ranges)| owners_at(root, ranges))
             .collect();
@@ -268,12 +271,12 @@ struct FunctionFacts {
 /// imports and items, as one file would. The names of each such group are merged into every
 /// file of it; an item another file of the group defines is visible as if imported, so its
 /// backend aliases are found (`Index::alias`).
-fn share_included_names(files: &[SourceFile], names: &mut [FileNames]) {
-    if files.iter().all(|f| f.scope.is_none()) {
+fn share_included_names<F: Borrow<SourceFile>>(files: &[F], names: &mut [FileNames]) {
+    if files.iter().all(|f| f.borrow().scope.is_none()) {
         return;
     }
     let mut groups: HashMap<&Path, Vec<usize>> = HashMap::new();
-    for (i, file) in files.iter().enumerate() {
+    for (i, file) in files.iter().map(Borrow::borrow).enumerate() {
         if let Some(scope) = &file.scope {
             groups.entry(scope).or_default().push(i);
         }
@@ -283,6 +286,7 @@ fn share_included_names(files: &[SourceFile], names: &mut [FileNames]) {
         // workspace under their host's path, are files of their own.
         if let Some(includer) = files
             .iter()
+            .map(Borrow::borrow)
             .position(|f| f.scope.is_none() && *f.path == *scope)
         {
             members.push(includer);
@@ -329,7 +333,9 @@ pub struct BackendParam {
 }
 
 impl Index {
-    pub fn build(files: &[SourceFile], rules: &RuleSet) -> Index {
+    /// The index of `files` (the workspace's, as a slice of files or of references to them:
+    /// a file's id is its position).
+    pub fn build<F: Borrow<SourceFile> + Sync>(files: &[F], rules: &RuleSet) -> Index {
         let mut index = Index {
             backends: rules.backends().cloned().collect(),
             wrappers: rules.backend_table().wrappers.clone(),
@@ -343,7 +349,9 @@ impl Index {
         // file, in parallel.
         let (names, item_ranges): (Vec<FileNames>, Vec<Vec<TextRange>>) = (files.par_iter())
             .zip(crates)
-            .map(|(f, crates)| file_facts(f.tree().syntax(), &index.backend_crates, crates))
+            .map(|(f, crates)| {
+                file_facts(f.borrow().tree().syntax(), &index.backend_crates, crates)
+            })
             .unzip();
         index.files = names;
         share_included_names(files, &mut index.files);
@@ -397,7 +405,7 @@ impl Index {
         // rounds below need, read once and in parallel.
         let owner_facts: Vec<FileOwnerFacts> = (files.par_iter().zip(&item_ranges))
             .enumerate()
-            .map(|(file, (source, ranges))| index.file_owner_facts(file, source, ranges))
+            .map(|(file, (source, ranges))| index.file_owner_facts(file, source.borrow(), ranges))
             .collect();
         // Two rounds: an unbounded parameter passed at another item's backend position is a
         // backend too, which the first round makes known.
@@ -1633,19 +1641,20 @@ fn derives_module(adt: &ast::Adt) -> bool {
 
 /// Per file, how it names Burn's crates: its package's dependency keys, the `extern crate`
 /// aliases of its package's files (a crate root's are the whole crate's) and its own.
-fn crate_names(files: &[SourceFile]) -> Vec<CrateNames> {
+fn crate_names<F: Borrow<SourceFile> + Sync>(files: &[F]) -> Vec<CrateNames> {
     let declared: Vec<DeclaredAliases> = files
         .par_iter()
+        .map(Borrow::borrow)
         .map(|f| match DeclaredAliases::may_declare(&f.text) {
             true => DeclaredAliases::of(&f.tree(), &f.text),
             false => DeclaredAliases::default(),
         })
         .collect();
     let mut crate_wide: HashMap<usize, Vec<(String, String)>> = HashMap::new();
-    for (file, aliases) in files.iter().zip(&declared) {
+    for (file, aliases) in files.iter().map(Borrow::borrow).zip(&declared) {
         (crate_wide.entry(file.package).or_default()).extend(aliases.extern_crates.iter().cloned());
     }
-    (files.iter().zip(&declared))
+    (files.iter().map(Borrow::borrow).zip(&declared))
         .map(|(file, own)| {
             let wide = crate_wide.get(&file.package).map_or(&[][..], Vec::as_slice);
             CrateNames::new(file.dependency_names.clone(), wide, own, &file.text)
