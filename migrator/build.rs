@@ -56,8 +56,9 @@ fn main() {
          /// Every rule file of `rules/`, as (file name, contents).\n\
          pub const EMBEDDED_RULES: &[(&str, &str)] = &[\n",
     );
-    // (id, transform) per rule file, in file name order, and (id, module).
+    // (id, transform) per rule file, in file name order, (id, module) and (id, applicability).
     let mut rules: Vec<(String, Option<String>)> = Vec::new();
+    let mut applicabilities: Vec<String> = Vec::new();
     let mut module_rules: Vec<(String, String)> = Vec::new();
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
@@ -90,6 +91,11 @@ fn main() {
             check_id(t, path);
             t.to_string()
         });
+        let applicability = doc
+            .get("applicability")
+            .and_then(|a| a.as_str())
+            .unwrap_or_else(|| panic!("{} has no string `applicability`", path.display()));
+        applicabilities.push(camel_case(applicability));
         if let Some(module) = doc.get("module") {
             let module = module
                 .as_str()
@@ -116,6 +122,15 @@ fn main() {
     out.push_str("    ];\n\n    /// The id as rule files, reports and suppressions spell it.\n    pub const fn as_str(self) -> &'static str {\n        match self {\n");
     for (id, _) in &rules {
         writeln!(out, "            RuleId::{} => {id:?},", camel_case(id)).unwrap();
+    }
+    out.push_str("        }\n    }\n\n    /// The rule file's `applicability`.\n    pub const fn applicability(self) -> Applicability {\n        match self {\n");
+    for ((id, _), applicability) in rules.iter().zip(&applicabilities) {
+        writeln!(
+            out,
+            "            RuleId::{} => Applicability::{applicability},",
+            camel_case(id)
+        )
+        .unwrap();
     }
     out.push_str("        }\n    }\n}\n\n");
 

@@ -310,7 +310,11 @@ fn check_finds_what_the_full_port_finds() {
                 f.changes.iter().map(move |c| {
                     format!(
                         "{} {:?} {} {} {:?}",
-                        f.display, c.range, c.rule, c.message, c.replacement
+                        f.display,
+                        c.range,
+                        c.rule,
+                        c.message,
+                        c.replacement()
                     )
                 })
             })

@@ -115,7 +115,7 @@ fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result
         // Where a person is sent: exactly the lines the example names.
         let reported: BTreeSet<usize> = own
             .iter()
-            .filter(|c| c.replacement.is_none())
+            .filter(|c| c.fix.is_none())
             .map(|c| line_of(&example.before, usize::from(c.range.start())))
             .collect();
         let expected: BTreeSet<usize> = example.lines.iter().copied().collect();

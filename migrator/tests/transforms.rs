@@ -16,7 +16,7 @@ fn port(text: &str) -> (String, Vec<RuleKey>) {
     let manual = outcome
         .changes
         .iter()
-        .filter(|c| c.replacement.is_none())
+        .filter(|c| c.fix.is_none())
         .map(|c| c.rule)
         .collect();
     (outcome.migrated, manual)

@@ -236,7 +236,7 @@ pub fn findings(report: &mut Report, workspace: &Workspace) {
     let lock = std::fs::read_to_string(workspace.root.join("Cargo.lock")).ok();
     let finding = |patch: BurnPatch| ManifestChange {
         rule: RuleId::CargoBurnPatch.into(),
-        fixable: false,
+        fix: None,
         key: patch.key,
         span: Some(patch.span),
         message: patch.message,

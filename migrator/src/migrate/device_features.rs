@@ -53,7 +53,7 @@ pub fn findings(report: &mut Report, rules: &RuleSet, workspace: &Workspace) {
     for (feature, constructor) in missing {
         target.changes.push(ManifestChange {
             rule: RuleId::CargoDeviceFeatures.into(),
-            fixable: false,
+            fix: None,
             key: key.clone(),
             span: None,
             message: format!("the ported code calls `{constructor}`, which needs Burn feature `{feature}`: enable it (behind a feature of yours if it needs hardware)"),

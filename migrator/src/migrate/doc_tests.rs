@@ -20,7 +20,6 @@ use crate::error::Error;
 use crate::migrate::crate_names::DependencyNames;
 use crate::migrate::index::Index;
 use crate::migrate::moot::drop_moot_findings;
-use crate::migrate::outcome::is_applied;
 use crate::migrate::source::SourceFile;
 use crate::migrate::transforms::{self, FileCtx};
 use crate::rules::{ModuleId, RuleHome, RuleId, RuleSet};
@@ -332,10 +331,11 @@ impl DocBlock {
         let (end_line, end_col) = self.locate(end)?;
         let host = |line: usize, col: usize| self.lines[line].code + TextSize::from(col as u32);
         let prefix = &self.lines[start_line].new_prefix;
-        let Some(replacement) = &change.replacement else {
+        let Some(fix) = &change.fix else {
             let range = TextRange::new(host(start_line, start_col), host(end_line, end_col));
             return Some(Change::manual(range, change.rule, change.message.clone()));
         };
+        let replacement = &fix.replacement;
         let whole_lines = start_col == 0
             && end_col == 0
             && (replacement.is_empty() || replacement.ends_with('\n'));
@@ -367,12 +367,9 @@ impl DocBlock {
             }
             (range, text)
         };
-        Some(Change::edit(
-            range,
-            text,
-            change.rule,
-            change.message.clone(),
-        ))
+        // The fix stays as safe as it was in the block.
+        let mapped = Change::edit(range, text, change.rule, change.message.clone());
+        Some(mapped.with_applicability(fix.applicability))
     }
 }
 
@@ -445,12 +442,8 @@ pub fn changes<F: Borrow<SourceFile> + Sync>(
         .map(|(i, ((host, block), file))| {
             let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, migrated);
             transforms::run_all(&mut ctx)?;
-            let changes = drop_moot_findings(ctx.changes, rules, &file.text);
-            let applied: Vec<Change> = changes
-                .iter()
-                .filter(|c| is_applied(c, rules))
-                .cloned()
-                .collect();
+            let changes = drop_moot_findings(ctx.changes, &file.text);
+            let applied: Vec<Change> = changes.iter().filter(|c| c.is_applied()).cloned().collect();
             let parses = edit::normalize(applied).is_ok_and(|edits| {
                 let text = edit::apply(&file.text, &edits);
                 as_file(files[*host].borrow(), &text).syntax_errors <= file.syntax_errors

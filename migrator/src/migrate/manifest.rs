@@ -8,7 +8,7 @@ use crate::migrate::markers;
 pub use crate::migrate::outcome::ManifestChange;
 use crate::migrate::rust_version;
 use crate::rules::framework::FeatureFate;
-use crate::rules::{FeatureAdd, FeatureMap, ModuleId, RuleHome, RuleId};
+use crate::rules::{Applicability, FeatureAdd, FeatureMap, ModuleId, RuleHome, RuleId};
 
 /// The rules of Cargo manifests: the version and crate moves, and the rules whose
 /// `[[feature]]` and `[[feature_add]]` tables this module reads (`FeatureRules`).
@@ -369,7 +369,7 @@ fn add_features(
         push_keeping_layout(array, add.feature.as_str());
         changes.push(ManifestChange {
             rule: add.rule,
-            fixable: true,
+            fix: Some(Applicability::Safe),
             key: key.to_string(),
             span: None,
             message: format!(
@@ -383,7 +383,7 @@ fn add_features(
 fn version_change(key: &str, target: &str) -> ManifestChange {
     ManifestChange {
         rule: RuleId::CargoBurnVersion.into(),
-        fixable: true,
+        fix: Some(Applicability::Safe),
         key: key.to_string(),
         span: None,
         message: format!("`{key}` moves to {target}"),
@@ -496,7 +496,7 @@ fn map_feature_array(
                     if let Some(message) = note {
                         changes.push(ManifestChange {
                             rule: from_tables.rule,
-                            fixable: false,
+                            fix: None,
                             key: key.to_string(),
                             span: None,
                             message,
@@ -509,7 +509,7 @@ fn map_feature_array(
         if let Some(message) = &map.manual {
             changes.push(ManifestChange {
                 rule: map.rule,
-                fixable: false,
+                fix: None,
                 key: key.to_string(),
                 span: None,
                 message: message.clone(),
@@ -530,7 +530,7 @@ fn map_feature_array(
                 array.replace(i, value);
                 changes.push(ManifestChange {
                     rule: map.rule,
-                    fixable: true,
+                    fix: Some(Applicability::Safe),
                     key: key.to_string(),
                     span: None,
                     message: format!("Burn feature `{name}` becomes `{to}`"),
@@ -541,7 +541,7 @@ fn map_feature_array(
                 remove_keeping_layout(array, i);
                 changes.push(ManifestChange {
                     rule: map.rule,
-                    fixable: true,
+                    fix: Some(Applicability::Safe),
                     key: key.to_string(),
                     span: None,
                     message: match &map.to {
@@ -602,7 +602,7 @@ fn fold_backend_crates(
             });
             changes.push(ManifestChange {
                 rule: RuleId::CargoBackendCrates.into(),
-                fixable: true,
+                fix: Some(Applicability::Safe),
                 key: key.clone(),
                 span: None,
                 message: match scope {
@@ -882,7 +882,7 @@ fn rewrite_removed_references(
             }
             changes.push(ManifestChange {
                 rule: RuleId::CargoBackendCrates.into(),
-                fixable,
+                fix: fixable.then_some(Applicability::Safe),
                 key: feature_name.get().to_string(),
                 span: None,
                 message,
@@ -918,7 +918,7 @@ fn rewrite_removed_references(
         table.insert(&removed.krate, toml_edit::value(array));
         changes.push(ManifestChange {
             rule: RuleId::CargoBackendCrates.into(),
-            fixable: true,
+            fix: Some(Applicability::Safe),
             key: removed.krate.clone(),
             span: None,
             message: format!(
@@ -1235,7 +1235,7 @@ mod tests {
             "[dependencies]\nburn = { version = \"0.22.0\", features = [\"std\", \"flex\", \"autodiff\"] }\n\n[features]\ngpu = [\"burn/wgpu\"]\n"
         );
         let manual: Vec<&str> = (out.changes.iter())
-            .filter(|c| !c.fixable)
+            .filter(|c| !c.is_applied())
             .map(|c| c.message.as_str())
             .collect();
         assert_eq!(manual.len(), 1, "{:?}", out.changes);
@@ -1285,7 +1285,7 @@ mod tests {
             out.text,
             "[dependencies]\nburn = { version = \"0.22.0\" , optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"burn/flex\"]\n# burn-migrate: todo(cargo-backend-crates) feature `fast`: `burn-ndarray?/blas-netlib` now turns the backend on through `burn`; `burn-ndarray` and its own `blas-netlib` are gone: enable Burn's counterpart, if any, by hand; delete this comment when done\nfast = [\"burn?/flex\"]\nburn-cuda = [\"burn/cuda\"]\n"
         );
-        let manual: Vec<_> = out.changes.iter().filter(|c| !c.fixable).collect();
+        let manual: Vec<_> = out.changes.iter().filter(|c| !c.is_applied()).collect();
         assert_eq!(manual.len(), 1, "{:?}", out.changes);
     }
 

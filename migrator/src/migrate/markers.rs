@@ -188,7 +188,7 @@ pub fn findings(report: &mut Report, rules: &RuleSet) {
             for _ in 0..marker.count {
                 manifest.changes.push(ManifestChange {
                     rule: marker.rule,
-                    fixable: false,
+                    fix: None,
                     key: key.clone(),
                     span: None,
                     message: marker.message.clone(),

@@ -51,7 +51,7 @@ use crate::util::layout;
 use crate::util::timing::time;
 use source::SourceFile;
 
-pub use outcome::{is_applied, FileOutcome, ManifestChange, ManifestOutcome, Report};
+pub use outcome::{FileOutcome, ManifestChange, ManifestOutcome, Report};
 pub use rewrite::{rewrite_sources, Passes};
 
 /// Ports the workspace at `path` in memory: findings, and the text `--apply` writes.

@@ -2,19 +2,17 @@
 //! edit rewrites whole.
 
 use crate::edit::Change;
-use crate::migrate::outcome::is_applied;
 use crate::migrate::transforms;
-use crate::rules::RuleSet;
 
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
 /// A finding in an import that the port rewrites whole (`use burn::{backend::Wgpu, tensor::
 /// TensorPrimitive}` without its backend part) stays when its name survives in the new import.
-pub fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> Vec<Change> {
+pub fn drop_moot_findings(changes: Vec<Change>, text: &str) -> Vec<Change> {
     let mut edited: Vec<(ra_ap_syntax::TextRange, &str)> = changes
         .iter()
-        .filter(|c| !c.range.is_empty() && is_applied(c, rules))
-        .map(|c| (c.range, c.replacement.as_deref().unwrap_or_default()))
+        .filter(|c| !c.range.is_empty() && c.is_applied())
+        .map(|c| (c.range, c.replacement().unwrap_or_default()))
         .collect();
     // By start, with the furthest end so far: a finding no edit starting at or before it
     // reaches past is inside none, found without looking at each edit (a large file has
@@ -51,7 +49,7 @@ pub fn drop_moot_findings(changes: Vec<Change>, rules: &RuleSet, text: &str) -> 
     changes
         .iter()
         .filter(|c| {
-            c.replacement.is_some()
+            c.fix.is_some()
                 || transforms::findings_outlive_edits(c.rule)
                 || !may_be_inside_an_edit(c.range)
                 || !edited.iter().any(|edit| {
@@ -73,7 +71,6 @@ mod tests {
     /// overlapping, empty, shared starts) over text without a `use`.
     #[test]
     fn findings_inside_applied_edits_go() {
-        let rules = RuleSet::embedded().unwrap();
         let text = "x".repeat(400);
         let mut numbers = crate::util::test_random::numbers(7);
         let mut next = |below: u32| numbers(below as usize) as u32;
@@ -94,25 +91,25 @@ mod tests {
                 Change::manual(range(&mut next), RuleId::BackendExtensionTrait, "finding");
             changes.extend([edit, kept, finding]);
         }
-        assert!(is_applied(&changes[0], &rules) && !is_applied(&changes[1], &rules));
+        assert!(changes[0].is_applied() && !changes[1].is_applied());
         let edits: Vec<TextRange> = (changes.iter())
-            .filter(|c| !c.range.is_empty() && is_applied(c, &rules))
+            .filter(|c| !c.range.is_empty() && c.is_applied())
             .map(|c| c.range)
             .collect();
         let expected: Vec<Change> = (changes.iter())
             .filter(|c| {
-                c.replacement.is_some()
+                c.fix.is_some()
                     || !edits
                         .iter()
                         .any(|&e| e != c.range && e.contains_range(c.range))
             })
             .cloned()
             .collect();
-        let findings_left = expected.iter().filter(|c| c.replacement.is_none()).count();
+        let findings_left = expected.iter().filter(|c| c.fix.is_none()).count();
         assert!(
             findings_left > 20 && findings_left < 280,
             "{findings_left} of 300 left"
         );
-        assert_eq!(drop_moot_findings(changes, &rules, &text), expected);
+        assert_eq!(drop_moot_findings(changes, &text), expected);
     }
 }

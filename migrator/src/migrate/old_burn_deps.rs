@@ -226,7 +226,7 @@ pub fn findings(report: &mut Report, workspace: &Workspace) {
         };
         target.changes.push(ManifestChange {
             rule: RuleId::CargoOldBurnDependency.into(),
-            fixable: false,
+            fix: None,
             key: dependency.krate.clone(),
             span: None,
             message: message(&dependency),

@@ -12,7 +12,7 @@ use crate::edit::Change;
 use crate::error::Error;
 use crate::migrate::line_map;
 use crate::migrate::markers;
-use crate::migrate::outcome::{is_applied, FileOutcome, Report};
+use crate::migrate::outcome::{FileOutcome, Report};
 use crate::migrate::rewrite::{self, Passes, Ported};
 use crate::migrate::source::SourceFile;
 use crate::rules::{RuleKey, RuleSet};
@@ -28,7 +28,7 @@ pub fn keep_findings_visible(
     parsed: Ported,
     rules: &RuleSet,
 ) -> Result<(), Error> {
-    let manual = |c: &&Change| !is_applied(c, rules);
+    let manual = |c: &&Change| !c.is_applied();
     // Unchanged files too: what code on 0.22 is not checked for (macro input naming
     // `burn::backend::Wgpu`) would vanish from `--check` after `--apply`.
     let candidate = |f: &FileOutcome| f.error.is_none() && f.changes.iter().any(|c| manual(&c));
@@ -75,7 +75,7 @@ fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet
     let mut out: Vec<Change> = rechecked
         .changes
         .iter()
-        .filter(|c| !is_applied(c, rules))
+        .filter(|c| !c.is_applied())
         .cloned()
         .collect();
     if checked != written {
@@ -99,7 +99,7 @@ fn add_missing_markers(
     edition: ra_ap_syntax::Edition,
     rules: &RuleSet,
 ) {
-    let manual = |c: &&Change| !is_applied(c, rules);
+    let manual = |c: &&Change| !c.is_applied();
     let new_lines = LineIndex::new(&outcome.migrated);
     // What the check of the port sees, by rule: its findings and the markers already there.
     let mut seen: Vec<(RuleKey, usize)> = rechecked

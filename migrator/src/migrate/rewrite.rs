@@ -14,7 +14,7 @@ use crate::migrate::doc_tests;
 use crate::migrate::includes;
 use crate::migrate::index::Index;
 use crate::migrate::moot::drop_moot_findings;
-use crate::migrate::outcome::{is_applied, FileOutcome};
+use crate::migrate::outcome::FileOutcome;
 use crate::migrate::source::{self, FileIdentity, SourceFile};
 use crate::migrate::suppress;
 use crate::migrate::transforms::{self, FileCtx};
@@ -360,14 +360,11 @@ fn rewrite_file(
     for change in &changes {
         rules.rule(change.rule)?;
     }
-    let changes = drop_moot_findings(changes, rules, &file.text);
+    let changes = drop_moot_findings(changes, &file.text);
     if pass == 0 {
         outcome.changes = changes.clone();
     }
-    let applicable: Vec<Change> = changes
-        .into_iter()
-        .filter(|c| is_applied(c, rules))
-        .collect();
+    let applicable: Vec<Change> = changes.into_iter().filter(Change::is_applied).collect();
     let edits = match edit::normalize(applicable) {
         Ok(edits) => edits,
         Err(overlap) => {

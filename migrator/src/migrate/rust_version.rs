@@ -6,7 +6,7 @@ use std::path::Path;
 use toml_edit::{Item, Table, Value};
 
 use crate::migrate::outcome::{ManifestChange, ManifestOutcome};
-use crate::rules::{ModuleId, RuleHome, RuleId};
+use crate::rules::{Applicability, ModuleId, RuleHome, RuleId};
 use crate::util::layout;
 
 pub const HOME: RuleHome = RuleHome {
@@ -45,7 +45,7 @@ pub fn raise_in_manifest(root: &mut Table, table: &str, changes: &mut Vec<Manife
         }
         changes.push(ManifestChange {
             rule: RuleId::CargoRustVersion.into(),
-            fixable: true,
+            fix: Some(Applicability::Safe),
             key: "rust-version".to_string(),
             span: None,
             message: format!("Burn 0.22 needs Rust {raised}; `rust-version` was {current}"),
@@ -94,7 +94,7 @@ pub fn toolchain_files(root: &Path) -> Vec<ManifestOutcome> {
             display: name.to_string(),
             changes: vec![ManifestChange {
                 rule: RuleId::CargoRustVersion.into(),
-                fixable: true,
+                fix: Some(Applicability::Safe),
                 key: "channel".to_string(),
                 span: None,
                 message: format!(

@@ -17,10 +17,9 @@ mod registry;
 
 pub(crate) use registry::unset_rule;
 use registry::EMBEDDED_RULES;
-pub use registry::{ModuleId, RuleHome, RuleId, RuleKey, TransformId};
+pub use registry::{Applicability, ModuleId, RuleHome, RuleId, RuleKey, TransformId, UserRule};
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -41,25 +40,6 @@ pub enum Category {
     Training,
     Cargo,
     Kernels,
-}
-
-/// How far the tool may go on its own with a rule's matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Applicability {
-    /// Applied by `--apply`.
-    Safe,
-    /// Reported with guidance, never edited.
-    Manual,
-}
-
-impl fmt::Display for Applicability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Applicability::Safe => "safe",
-            Applicability::Manual => "manual",
-        })
-    }
 }
 
 /// One example of a rule, and a test of it (`cargo test --test rule_examples -- RULE-ID`).
@@ -355,13 +335,14 @@ impl RuleSet {
         for (name, text) in EMBEDDED_RULES {
             set.add(Path::new(name), text, Origin::Builtin)?;
         }
-        set.backends.check_rules(|id| set.rules.contains_key(id))?;
+        set.backends
+            .check_rules(|id| set.rules.get(id).map(|r| r.key))?;
         Ok(set)
     }
 
     /// The same rules with another backend table (checked against the rules).
-    pub fn with_backend_table(mut self, table: BackendTable) -> Result<Self, Error> {
-        table.check_rules(|id| self.rules.contains_key(id))?;
+    pub fn with_backend_table(mut self, mut table: BackendTable) -> Result<Self, Error> {
+        table.check_rules(|id| self.rules.get(id).map(|r| r.key))?;
         self.backends = table;
         Ok(self)
     }
@@ -427,7 +408,10 @@ impl RuleSet {
                 })
             }
             // Rule sets are loaded once per run; interning the id lets findings carry it by copy.
-            (Origin::User, _) => RuleKey::User(Box::leak(rule.id.clone().into_boxed_str())),
+            (Origin::User, _) => RuleKey::User(UserRule {
+                id: Box::leak(rule.id.clone().into_boxed_str()),
+                applicability: rule.applicability,
+            }),
         };
         for add in &mut rule.feature_adds {
             add.rule = rule.key;
@@ -582,8 +566,27 @@ mod tests {
             .unwrap();
         assert_eq!(
             rules.get("team-rule").unwrap().key,
-            RuleKey::User("team-rule")
+            RuleKey::User(UserRule {
+                id: "team-rule",
+                applicability: Applicability::Safe,
+            })
         );
+    }
+
+    /// The applicability a finding's key carries (the default of its fixes) is its rule
+    /// file's: generated for built-in rules, taken from the file for a user's.
+    #[test]
+    fn keys_carry_their_rule_files_applicability() {
+        let mut rules = RuleSet::embedded().unwrap();
+        for rule in rules.iter() {
+            assert_eq!(rule.key.applicability(), rule.applicability, "{}", rule.id);
+        }
+        let manual = USER_RULE.replace("\"safe\"", "\"manual\"");
+        rules
+            .add(Path::new("team-rule.toml"), &manual, Origin::User)
+            .unwrap();
+        let key = rules.get("team-rule").unwrap().key;
+        assert_eq!(key.applicability(), Applicability::Manual);
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub fn run(ctx: &mut FileCtx) {
     // `cfg`.
     let mut scopes: BTreeMap<TextSize, (SyntaxNode, BTreeSet<String>)> = BTreeMap::new();
     for change in &ctx.changes {
-        let Some(text) = change.replacement.as_deref() else {
+        let Some(text) = change.replacement() else {
             continue;
         };
         for path in &ctx.needed_imports {
@@ -126,7 +126,7 @@ fn file_anchor(ctx: &FileCtx, line: String) -> (TextSize, String) {
     let takes_blank_line = ctx.changes.iter().any(|c| {
         let removed = ctx.file.slice(c.range);
         c.range.start() == anchor
-            && c.replacement.as_deref() == Some("")
+            && c.replacement() == Some("")
             && (removed.ends_with("\n\n") || removed.ends_with("\n\r\n"))
     });
     let line = if takes_blank_line {

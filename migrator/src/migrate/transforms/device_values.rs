@@ -114,7 +114,7 @@ pub fn run(ctx: &mut FileCtx) {
 fn report_constant_devices(ctx: &mut FileCtx, first_new: usize) {
     let mut found = Vec::new();
     for change in &ctx.changes[first_new..] {
-        let Some(replacement) = change.replacement.as_deref() else {
+        let Some(replacement) = change.replacement() else {
             continue;
         };
         if !replacement.contains("Device::") {

@@ -224,7 +224,7 @@ fn run_all_steps<T>(
         .ok_or_else(|| Error::Internal("a step neither ran nor was reused".to_string()))?;
     let kept = Reusable(if keep {
         let reusable = |output: &StepOutput| {
-            !output.asked_migrated && output.changes.iter().all(|c| c.replacement.is_none())
+            !output.asked_migrated && output.changes.iter().all(|c| c.fix.is_none())
         };
         (outputs.iter())
             .map(|output| reusable(output).then(|| output.clone()))
@@ -242,9 +242,8 @@ fn run_all_steps<T>(
     check_rules_emitted(last, &ctx.changes[first_new..], ctx.rules)?;
     // What a person ports as a whole keeps its text: no edit inside, findings stay.
     let hands_off = std::mem::take(&mut ctx.hands_off);
-    ctx.changes.retain(|c| {
-        c.replacement.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range))
-    });
+    ctx.changes
+        .retain(|c| c.fix.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range)));
     ctx.hands_off = hands_off;
     Ok((kept, beside))
 }
@@ -361,7 +360,14 @@ mod tests {
         assert!(!may(imports, RuleId::BackendSeed));
         assert!(may(Step::DataRules, RuleId::RecorderTypes));
         assert!(!may(Step::DataRules, RuleId::BackendSeed));
-        assert!(!may_emit(step(calls), RuleKey::User("team-rule"), &rules));
+        assert!(!may_emit(
+            step(calls),
+            RuleKey::User(crate::rules::UserRule {
+                id: "team-rule",
+                applicability: crate::rules::Applicability::Safe,
+            }),
+            &rules
+        ));
     }
 
     #[test]
