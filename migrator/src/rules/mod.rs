@@ -446,7 +446,6 @@ impl RuleSet {
         &self.backends
     }
 
-    /// Every data rewrite, with the id of the rule that declares it.
     /// The words each data rule needs a file to spell (`DataRule::words`), in the order of
     /// `data_rules`.
     pub fn data_rule_words(&self) -> &data_words::DataRuleWords {
@@ -455,6 +454,7 @@ impl RuleSet {
         })
     }
 
+    /// Every data rewrite, with the id of the rule that declares it.
     pub fn data_rules(&self) -> impl Iterator<Item = (RuleKey, &DataRule)> {
         self.rules
             .values()

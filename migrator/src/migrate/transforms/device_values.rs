@@ -5,7 +5,7 @@
 //! enabled backends, which silently changes behaviour when several are enabled). When that
 //! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`.
 
-use ra_ap_syntax::ast::{self, HasArgList};
+use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::{device_expression, FileCtx};
@@ -496,8 +496,6 @@ fn device_uses(ctx: &FileCtx, expr: &SyntaxNode) -> Option<Vec<SyntaxNode>> {
     }
     device_call(ctx, expr).map(|call| vec![call])
 }
-
-use ra_ap_syntax::ast::HasName;
 
 /// The call `expr` (possibly under `&` or `.clone()`) is a device argument of, if any.
 fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {

@@ -2,7 +2,7 @@
 //! `struct Model<B: Backend>` -> `struct Model`, `impl<B: Backend> Model<B>` -> `impl Model<B>`
 //! (the argument goes in `generic_args`), `where B: Backend` -> nothing.
 
-use ra_ap_syntax::ast::{self, HasGenericParams};
+use ra_ap_syntax::ast::{self, HasGenericParams, HasName};
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
 use super::context::FileCtx;
@@ -89,8 +89,6 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
 }
-
-use ra_ap_syntax::ast::HasName;
 
 /// Removes the predicates that constrain a backend parameter; the whole clause when none stay.
 fn remove_where_predicates(

@@ -6,9 +6,9 @@
 //!
 //! One walk over each `use` item decides for every rule at once, so the removals of different
 //! rules in one list become one edit: besides its own rules (`backend-imports`,
-//! `optimizer-trait-import`) it carries out the import side of the rules in
-//! `super::IMPORT_SIDE_OF` and of the data rules' `rename-path`/`removed-item` tables, under
-//! their ids.
+//! `optimizer-trait-import`) it carries out the import side of the rules its descriptor lists
+//! (`TRANSFORM.import_side`) and of the data rules' `rename-path`/`removed-item` tables,
+//! under their ids.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
@@ -107,8 +107,6 @@ fn removed_message(message: Option<&str>, full: &[String]) -> String {
     )
 }
 
-/// Plans edits for one use tree; returns true when the whole tree should go (the caller
-/// removes it together with its comma, or the whole `use`).
 /// What the file does with names whose imports depend on it.
 struct Names {
     module_imported: bool,
@@ -117,6 +115,8 @@ struct Names {
     phantom_data_stays: bool,
 }
 
+/// Plans edits for one use tree; returns true when the whole tree should go (the caller
+/// removes it together with its comma, or the whole `use`).
 fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names: &Names) -> bool {
     let depth = prefix.len();
     if let Some(path) = tree.path() {
