@@ -274,6 +274,14 @@ fn every_api_item_a_rule_names_exists_in_its_release(rules: &RuleSet) -> Result<
                 ));
             }
         }
+        // The lists of 0.21 items its code reads.
+        for path in rule.api_lists.paths().filter(|p| !old.contains(p.as_str())) {
+            failures.push(format!(
+                "rule {}: `{path}` in `[api_lists]` is not a public item of Burn 0.21 \
+                 (framework/api/)",
+                rule.id
+            ));
+        }
         let unlisted = rule.api.unlisted.as_deref().map(str::trim);
         match (rule.api.before.is_empty(), unlisted) {
             (true, None | Some("")) if rule.category != Category::Cargo => failures.push(format!(

@@ -24,45 +24,6 @@ use crate::util::syntax::{
 const BURN_BACKEND_TRAITS: &[&str] = &["Backend", "AutodiffBackend"];
 const BURN_AUTODIFF_TRAITS: &[&str] = &["AutodiffBackend"];
 
-/// Burn types whose first generic argument is the backend in 0.21. An unbounded parameter
-/// used there (`struct Batch<B> { x: Tensor<B, 2> }`) is a backend parameter too.
-const BURN_BACKEND_FIRST_TYPES: &[&str] = &[
-    "Tensor",
-    "Linear",
-    "Conv1d",
-    "Conv2d",
-    "Conv3d",
-    "ConvTranspose1d",
-    "ConvTranspose2d",
-    "ConvTranspose3d",
-    "BatchNorm",
-    "LayerNorm",
-    "GroupNorm",
-    "InstanceNorm",
-    "RmsNorm",
-    "Embedding",
-    "Lstm",
-    "BiLstm",
-    "Gru",
-    "MultiHeadAttention",
-    "TransformerEncoder",
-    "TransformerDecoder",
-    "PositionWiseFeedForward",
-    "LstmState",
-    "ClassificationOutput",
-    "RegressionOutput",
-    "MultiLabelClassificationOutput",
-    "Batcher",
-    "DataLoader",
-    "Module",
-    "AutodiffModule",
-    "ModuleMapper",
-    "ModuleVisitor",
-    "Devices",
-    "PRelu",
-    "CrossEntropyLoss",
-];
-
 /// A resolved 0.21 backend selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BackendSpec {
@@ -103,6 +64,12 @@ pub struct FileNames {
 
 #[derive(Debug, Default)]
 pub struct Index {
+    /// Burn 0.21 types whose first generic argument is the backend (the rule files'
+    /// `[api_lists] backend_first_types`, by name).
+    backend_first_types: HashSet<String>,
+    /// Burn 0.21 functions and methods that take a device argument (`[api_lists]
+    /// device_taking`, by name).
+    pub device_taking: HashSet<String>,
     /// The project's traits that extend Burn's backend traits (directly or through others).
     backend_traits: HashSet<String>,
     autodiff_traits: HashSet<String>,
@@ -340,6 +307,8 @@ impl Index {
             backends: rules.backends().cloned().collect(),
             wrappers: rules.backend_table().wrappers.clone(),
             backend_crates: rules.backend_table().crate_modules(),
+            backend_first_types: rules.api_list_names(|l| &l.backend_first_types),
+            device_taking: rules.api_list_names(|l| &l.device_taking),
             ..Index::default()
         };
         // What each file calls Burn's crates: its package's dependency keys and the aliases
@@ -827,8 +796,8 @@ impl Index {
                     let is_name = |arg: &Option<String>| arg.as_deref() == Some(&facts.name);
                     match &list.burn_owner {
                         Some(burn) => {
-                            facts.burn_backend_argument |= BURN_BACKEND_FIRST_TYPES
-                                .contains(&burn.as_str())
+                            facts.burn_backend_argument |= (self.backend_first_types)
+                                .contains(burn.as_str())
                                 && list.args.first().is_some_and(is_name)
                         }
                         None => facts.project_arguments.extend(

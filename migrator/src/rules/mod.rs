@@ -280,6 +280,10 @@ pub struct Rule {
     /// public API lists in `framework/api/`).
     #[serde(default)]
     pub api: ApiItems,
+    /// Lists of Burn 0.21 items the rule's code reads (checked against the public API lists
+    /// like `api`).
+    #[serde(default)]
+    pub api_lists: ApiLists,
     #[serde(default, rename = "example")]
     pub examples: Vec<Example>,
     /// Why a `safe` rule that edits Rust code has no example it must leave alone (every other
@@ -307,6 +311,28 @@ pub struct ApiItems {
     /// API lists were made without, or the rule is about no item of Burn.
     #[serde(default)]
     pub unlisted: Option<String>,
+}
+
+/// Lists of public Burn 0.21 items, by path, that the code of a rule reads: facts about
+/// Burn's API that belong with the rule files and the API check they get, not in Rust.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiLists {
+    /// Types whose first generic argument is the backend (`burn::tensor::Tensor`): an
+    /// unbounded parameter used there is a backend parameter too (`index`).
+    #[serde(default)]
+    pub backend_first_types: Vec<String>,
+    /// Functions and methods that take a device argument (`burn::tensor::Tensor::zeros`):
+    /// a `Default::default()` passed to one is a device (`transforms::device_values`).
+    #[serde(default)]
+    pub device_taking: Vec<String>,
+}
+
+impl ApiLists {
+    /// Every path of every list.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.backend_first_types.iter().chain(&self.device_taking)
+    }
 }
 
 /// Where a rule file comes from: built-in files get a `RuleId`, user files are data rules.
@@ -459,6 +485,18 @@ impl RuleSet {
         self.rules
             .values()
             .flat_map(|r| r.rewrites.iter().map(move |d| (r.key, d)))
+    }
+
+    /// The last segments of the paths of one of the rules' `[api_lists]` (`list` picks it), as
+    /// code matches them.
+    pub fn api_list_names(
+        &self,
+        list: impl Fn(&ApiLists) -> &Vec<String>,
+    ) -> std::collections::HashSet<String> {
+        (self.rules.values())
+            .flat_map(|r| list(&r.api_lists))
+            .map(|path| path.rsplit("::").next().unwrap_or(path).to_string())
+            .collect()
     }
 
     /// Cargo features to add where the code needs them.

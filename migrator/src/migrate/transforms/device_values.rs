@@ -16,30 +16,6 @@ use crate::rules::backends::Backend;
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{callee_name, segment_names};
 
-/// Burn functions and methods that take a device argument.
-const DEVICE_TAKING: &[&str] = &[
-    "from_data",
-    "from_floats",
-    "from_ints",
-    "from_bool",
-    "zeros",
-    "ones",
-    "full",
-    "empty",
-    "random",
-    "arange",
-    "arange_step",
-    "eye",
-    "init",
-    "init_with",
-    "to_device",
-    "fork",
-    "set_device",
-    "seed",
-    "zeros_like",
-    "ones_like",
-];
-
 /// What backend a function body selects.
 enum BodyBackend {
     None,
@@ -525,7 +501,7 @@ fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {
     let positions = callee_owner(&call)
         .and_then(|owner| ctx.index.owned_device_params.get(&(owner, callee.clone())))
         .or_else(|| ctx.index.device_params.get(&callee));
-    let takes_device = DEVICE_TAKING.contains(&callee.as_str())
+    let takes_device = ctx.index.device_taking.contains(callee.as_str())
         || position.is_some_and(|pos| positions.is_some_and(|p| p.contains(&pos)));
     takes_device.then_some(call)
 }
