@@ -6,9 +6,10 @@
 //!
 //! Block doc comments (`/** .. */`) with such code are only reported.
 //!
-//! This module only extracts blocks and maps edits; the driver (`super::rewrite_sources`)
-//! runs the rules over them. Only blocks that mention Burn are taken, so files without such
-//! doc tests cost one text search.
+//! This module extracts the blocks, runs the rules over them with the workspace's index
+//! (`changes`, which each pass of `rewrite` calls) and maps the edits back; it is also the
+//! home of rule `doc-test-code`, for blocks it cannot port. Only blocks that mention Burn are
+//! taken, so files without such doc tests cost one text search.
 
 use std::borrow::Borrow;
 

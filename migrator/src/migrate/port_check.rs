@@ -67,7 +67,7 @@ pub fn keep_findings_visible(
 
 /// What `--check` will list in `outcome`'s port once written: the manual findings of the
 /// check of the port (`rechecked`, made on the port before its to-do markers went in, so
-/// moved down by the lines they added) and a finding per marker, as `marker_findings` makes
+/// moved down by the lines they added) and a finding per marker, as `markers::findings` makes
 /// them from the text on disk.
 fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet) -> Vec<Change> {
     let checked: &str = &rechecked.original;

@@ -320,7 +320,7 @@ struct Rewritten {
 
 /// One pass of the rules over one file: records the first pass's findings in `outcome` and
 /// returns the rewritten file, if the pass changed it.
-/// `ctx` holds the changes of the file's doc tests (`doc_test_changes`) already. The steps
+/// `ctx` holds the changes of the file's doc tests (`doc_tests::changes`) already. The steps
 /// take the outputs `reuse` holds; with `keep`, what they leave for reuse comes back where
 /// the pass changes nothing.
 fn rewrite_file(
