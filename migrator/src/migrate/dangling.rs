@@ -159,7 +159,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             // `Letter::B`, `x.B` name something else; `burn::backend::Flex` is Burn's backend
             // type written out (`cfg_if! { .. start::<burn::backend::Flex>(..) .. }`).
             if prev_significant(&token).is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
-                if !ctx.migrated() && names_burn_backend_type(ctx, &token) {
+                if !ctx.targets_0_22() && names_burn_backend_type(ctx, &token) {
                     out.push(Use {
                         range: token.text_range(),
                         name: token.text().to_string(),
@@ -174,7 +174,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             // `thread_local! { static S: RefCell<State<Flex>> = .. }`: the port removes the
             // import of `Flex` (or the alias), and nothing rewrites macro input.
             let backend_type = !parameter
-                && !ctx.migrated()
+                && !ctx.targets_0_22()
                 && ctx.index.names_backend_type(ctx.file_id, token.text());
             if parameter || backend_type {
                 out.push(Use {

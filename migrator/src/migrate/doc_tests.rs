@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::migrate::crate_names::DependencyNames;
 use crate::migrate::index::Index;
 use crate::migrate::moot::drop_moot_findings;
-use crate::migrate::source::SourceFile;
+use crate::migrate::source::{CodeTarget, SourceFile};
 use crate::migrate::transforms::{self, FileCtx};
 use crate::rules::{ModuleId, RuleHome, RuleId, RuleSet};
 
@@ -382,7 +382,7 @@ impl DocBlock {
 pub fn changes<F: Borrow<SourceFile> + Sync>(
     files: &[F],
     rules: &RuleSet,
-    migrated: bool,
+    target: CodeTarget,
 ) -> Result<Vec<Vec<Change>>, Error> {
     let mut out: Vec<Vec<Change>> = vec![Vec::new(); files.len()];
     let found: Vec<(usize, DocBlock)> = files
@@ -441,7 +441,7 @@ pub fn changes<F: Borrow<SourceFile> + Sync>(
         .zip(block_files.par_iter())
         .enumerate()
         .map(|(i, ((host, block), file))| {
-            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, migrated);
+            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, target);
             transforms::run_all(&mut ctx)?;
             let changes = drop_moot_findings(ctx.changes, &file.text);
             let applied: Vec<Change> = changes.iter().filter(|c| c.is_applied()).cloned().collect();

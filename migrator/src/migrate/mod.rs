@@ -51,6 +51,8 @@ use crate::util::layout;
 use crate::util::timing::time;
 use source::SourceFile;
 
+pub use source::CodeTarget;
+
 pub use outcome::{FileOutcome, ManifestChange, ManifestOutcome, Report};
 pub use rewrite::{rewrite_sources, Passes};
 
@@ -113,8 +115,12 @@ pub fn run_on(
         .files
         .iter_mut()
         .for_each(SourceFile::release_tree);
+    let target = match report.already_migrated {
+        true => CodeTarget::Burn022,
+        false => CodeTarget::Burn021,
+    };
     let (files, ported) = time("rewrite", || {
-        rewrite::rewrite_sources_parsed(sources, rules, report.already_migrated, passes, None)
+        rewrite::rewrite_sources_parsed(sources, rules, target, passes, None)
     })?;
     report.files = files;
     rewrite::leave_unparsable(&workspace.files, &mut report.files);
@@ -169,7 +175,7 @@ pub fn migrate_text(text: &str, rules: &RuleSet) -> Result<FileOutcome, Error> {
         0,
         ra_ap_syntax::Edition::Edition2021,
     );
-    let mut outcomes = rewrite_sources(&[file], rules, false, Passes::ToFixedPoint)?;
+    let mut outcomes = rewrite_sources(&[file], rules, CodeTarget::Burn021, Passes::ToFixedPoint)?;
     outcomes
         .pop()
         .ok_or_else(|| Error::Internal("no outcome for the example".to_string()))

@@ -14,7 +14,7 @@ use crate::migrate::line_map;
 use crate::migrate::markers;
 use crate::migrate::outcome::{FileOutcome, Report};
 use crate::migrate::rewrite::{self, Passes, Ported};
-use crate::migrate::source::SourceFile;
+use crate::migrate::source::{CodeTarget, SourceFile};
 use crate::rules::{RuleKey, RuleSet};
 use crate::util::lines::LineIndex;
 
@@ -50,8 +50,13 @@ pub fn keep_findings_visible(
             f.with_text(o.migrated.clone())
         })
         .collect();
-    let (rechecked, _) =
-        rewrite::rewrite_sources_parsed(ported, rules, true, Passes::AsFindingsNeed, last_pass)?;
+    let (rechecked, _) = rewrite::rewrite_sources_parsed(
+        ported,
+        rules,
+        CodeTarget::Burn022,
+        Passes::AsFindingsNeed,
+        last_pass,
+    )?;
     (report.files.par_iter_mut().zip(&rechecked).zip(files)).for_each(
         |((outcome, rechecked), file)| {
             if candidate(outcome) {

@@ -15,7 +15,7 @@ use crate::migrate::includes;
 use crate::migrate::index::Index;
 use crate::migrate::moot::drop_moot_findings;
 use crate::migrate::outcome::FileOutcome;
-use crate::migrate::source::{self, FileIdentity, SourceFile};
+use crate::migrate::source::{self, CodeTarget, FileIdentity, SourceFile};
 use crate::migrate::suppress;
 use crate::migrate::transforms::{self, FileCtx};
 use crate::rules::RuleSet;
@@ -39,18 +39,18 @@ pub enum Passes {
 }
 
 /// Runs the rules over a set of source files (one workspace) to a fixed point and validates
-/// the result, or as far as `passes` says. `migrated`: the files already target Burn 0.22, so
-/// only regressions count.
+/// the result, or as far as `passes` says. `target`: what the files are written for (Burn 0.22
+/// already: only regressions count).
 ///
 /// Each pass builds the workspace index once and shares it read-only while files are
 /// rewritten in parallel (rayon); a file's rewrite reads only its own text and the index.
 pub fn rewrite_sources(
     files: &[SourceFile],
     rules: &RuleSet,
-    migrated: bool,
+    target: CodeTarget,
     passes: Passes,
 ) -> Result<Vec<FileOutcome>, Error> {
-    rewrite_sources_parsed(files.to_vec(), rules, migrated, passes, None)
+    rewrite_sources_parsed(files.to_vec(), rules, target, passes, None)
         .map(|(outcomes, _)| outcomes)
 }
 
@@ -166,7 +166,7 @@ fn landed(flights: Vec<InFlight>, last_pass: Option<LastPass>) -> (Vec<FileOutco
 pub fn rewrite_sources_parsed(
     files: Vec<SourceFile>,
     rules: &RuleSet,
-    migrated: bool,
+    target: CodeTarget,
     passes: Passes,
     mut given: Option<LastPass>,
 ) -> Result<(Vec<FileOutcome>, Ported), Error> {
@@ -187,13 +187,13 @@ pub fn rewrite_sources_parsed(
             ),
         };
         reuse.resize_with(file_count, Default::default);
-        let doc_changes = doc_tests::changes(&files_of(&flights), rules, migrated)?;
+        let doc_changes = doc_tests::changes(&files_of(&flights), rules, target)?;
         let mut rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
             (flights.par_iter_mut().zip(doc_changes).zip(reuse))
                 .enumerate()
                 .map(|(file_id, ((flight, doc), reuse))| {
                     let file = &flight.file;
-                    let mut ctx = FileCtx::new(&index, rules, file_id, file, migrated);
+                    let mut ctx = FileCtx::new(&index, rules, file_id, file, target);
                     ctx.changes = doc;
                     if pass == 0 {
                         // Findings, no edits: a file's findings are its first pass's.
@@ -337,7 +337,7 @@ fn rewrite_file(
     }
     // The uses of backend parameters read the file as read, whatever the steps find: on a
     // large file this thread collects them while others run steps.
-    let find_uses = pass == 0 && !ctx.migrated();
+    let find_uses = pass == 0 && !ctx.targets_0_22();
     let (reusable, backend_uses) = transforms::run_all_reusing(&mut ctx, reuse, keep, |ctx| {
         if find_uses {
             dangling::uses(ctx)
@@ -428,7 +428,7 @@ mod tests {
             let text = std::fs::read_to_string(&path).unwrap();
             let file = SourceFile::from_text(path.clone(), "src/lib.rs".into(), text, 0, edition);
             let index = Index::build(std::slice::from_ref(&file), &rules);
-            let ctx = FileCtx::new(&index, &rules, 0, &file, false);
+            let ctx = FileCtx::new(&index, &rules, 0, &file, CodeTarget::Burn021);
             let mut outcome = unchanged_outcome(&file);
             let reuse = transforms::Reusable::default();
             let next = rewrite_file(0, ctx, &rules, &file, &mut outcome, reuse, false).unwrap();

@@ -43,6 +43,15 @@ pub struct SourceFile {
     pub bom: bool,
 }
 
+/// What the code a rewrite reads is written for: Burn 0.21, which the rules port, or Burn
+/// 0.22 already (a project ported before, or the check of a port), where only regressions
+/// count. (A file outcome's `migrated` is the text of the port, a different thing.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeTarget {
+    Burn021,
+    Burn022,
+}
+
 /// What a file is apart from its text: what a file rebuilt from another's text keeps (a
 /// pass's rewrite, the check of a port). The byte-order mark is the file on disk's, which
 /// the outcome keeps (`FileOutcome::bom`): a rebuilt file has none.

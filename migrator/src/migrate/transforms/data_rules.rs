@@ -46,7 +46,7 @@ pub fn run(ctx: &mut FileCtx) {
             let before = (ctx.changes.len(), ctx.needed_imports.clone());
             run_rule(ctx, &nodes, rule, data);
             let found = ctx.changes.len() > before.0 || ctx.needed_imports != before.1;
-            if found && ctx.migrated() {
+            if found && ctx.targets_0_22() {
                 ctx.changes.truncate(before.0);
                 ctx.needed_imports = before.1;
             }

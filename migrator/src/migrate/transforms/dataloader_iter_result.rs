@@ -31,7 +31,7 @@ pub fn run(ctx: &mut FileCtx) {
     let builders = burn_item_ranges(ctx, "DataLoaderBuilder");
     // Asked only where there is something to port: a step that does not ask is not run
     // again for the other answer (`Reusable`).
-    if (loader_types.is_empty() && builders.is_empty()) || ctx.migrated() {
+    if (loader_types.is_empty() && builders.is_empty()) || ctx.targets_0_22() {
         return;
     }
     for function in ctx.nodes::<ast::Fn>() {

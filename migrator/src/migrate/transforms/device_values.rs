@@ -290,7 +290,7 @@ fn note_imports(ctx: &mut FileCtx, expr: &str) {
 
 /// `Default::default()` where a device is expected.
 fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
-    if ctx.migrated() {
+    if ctx.targets_0_22() {
         // 0.22 code may mean `Device::default()`; nothing to port.
         return;
     }

@@ -41,7 +41,7 @@ pub const TRANSFORM: Transform = Transform {
 };
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated() {
+    if ctx.targets_0_22() {
         // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`):
         // nothing goes; an import of an item 0.22 removed is still reported.
         report_removed_imports(ctx);

@@ -139,15 +139,16 @@ struct StepOutput {
     needed_imports: BTreeSet<String>,
     device_choices: Vec<DeviceChoice>,
     hands_off: Vec<TextRange>,
-    /// Whether the step asked whether the code is migrated (`FileCtx::migrated`).
-    asked_migrated: bool,
+    /// Whether the step asked what the code targets (`FileCtx::targets_0_22`).
+    asked_target: bool,
 }
 
 /// What a run of the steps before `device-import` leaves that a later run over the same file
-/// and index, with the other `migrated`, would leave again: the output of each step that did
-/// not ask `FileCtx::migrated` (a step's output depends on the file, the index, the rules and
+/// and index, with the other `CodeTarget`, would leave again: the output of each step that did
+/// not ask `FileCtx::targets_0_22` (a step's output depends on the file, the index, the rules and
 /// that answer alone) and changed no text (`None` for the others, which run again). The
-/// check of a port (`migrated`) reads the same files and index as the rewrite's last pass.
+/// check of a port (`CodeTarget::Burn022`) reads the same files and index as the rewrite's last
+/// pass.
 #[derive(Default)]
 pub struct Reusable(Vec<Option<StepOutput>>);
 
@@ -159,7 +160,7 @@ impl StepOutput {
             needed_imports: std::mem::take(&mut ctx.needed_imports),
             device_choices: std::mem::take(&mut ctx.device_choices),
             hands_off: std::mem::take(&mut ctx.hands_off),
-            asked_migrated: false,
+            asked_target: false,
         }
     }
 
@@ -224,7 +225,7 @@ fn run_all_steps<T>(
         .ok_or_else(|| Error::Internal("a step neither ran nor was reused".to_string()))?;
     let kept = Reusable(if keep {
         let reusable = |output: &StepOutput| {
-            !output.asked_migrated && output.changes.iter().all(|c| c.fix.is_none())
+            !output.asked_target && output.changes.iter().all(|c| c.fix.is_none())
         };
         (outputs.iter())
             .map(|output| reusable(output).then(|| output.clone()))
@@ -251,10 +252,10 @@ fn run_all_steps<T>(
 /// Runs `step` with nothing in the context's outputs, and takes what it left there.
 fn run_step(ctx: &mut FileCtx, step: &Transform) -> StepOutput {
     let earlier = StepOutput::take_from(ctx);
-    ctx.take_asked_migrated();
+    ctx.take_asked_target();
     (step.run)(ctx);
     let mut output = StepOutput::take_from(ctx);
-    output.asked_migrated = ctx.take_asked_migrated();
+    output.asked_target = ctx.take_asked_target();
     earlier.append_to(ctx);
     output
 }
@@ -296,14 +297,14 @@ fn run_steps_in_parallel<T>(
             .unwrap_or_else(PoisonError::into_inner)
             .push((i, output));
     };
-    let (index, rules, file_id, file, migrated) =
-        (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.migrated());
+    let (index, rules, file_id, file, target) =
+        (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.target());
     let beside = rayon::in_place_scope(|scope| {
         for _ in 1..rayon::current_num_threads() {
             scope.spawn(|_| {
                 // A thread that finds nothing it may take need not walk the tree.
                 if let Some(first) = take(false) {
-                    let own = &mut FileCtx::listing(index, rules, file_id, file, migrated, false);
+                    let own = &mut FileCtx::listing(index, rules, file_id, file, target, false);
                     run_taken(own, first);
                     while let Some(i) = take(false) {
                         run_taken(own, i);
@@ -339,7 +340,7 @@ fn check_rules_emitted(step: &Transform, changes: &[Change], rules: &RuleSet) ->
 mod tests {
     use super::*;
     use crate::migrate::index::Index;
-    use crate::migrate::source::SourceFile;
+    use crate::migrate::source::{CodeTarget, SourceFile};
     use crate::rules::RuleId;
     use ra_ap_syntax::ast;
 
@@ -404,8 +405,8 @@ mod tests {
             let files = std::slice::from_ref(file);
             let index = Index::build(files, &rules);
             for &step in independent.iter().filter(|step| !step.reads_paths) {
-                for migrated in [false, true] {
-                    let mut ctx = FileCtx::listing(&index, &rules, 0, file, migrated, false);
+                for target in [CodeTarget::Burn021, CodeTarget::Burn022] {
+                    let mut ctx = FileCtx::listing(&index, &rules, 0, file, target, false);
                     run_step(&mut ctx, step);
                     assert!(
                         !ctx.has_path_list(),
@@ -419,7 +420,7 @@ mod tests {
         // And the steps it names do read them.
         let file = &sources[0];
         let index = Index::build(std::slice::from_ref(file), &rules);
-        let mut ctx = FileCtx::listing(&index, &rules, 0, file, false, false);
+        let mut ctx = FileCtx::listing(&index, &rules, 0, file, CodeTarget::Burn021, false);
         run_step(&mut ctx, step(Step::DataRules));
         assert!(ctx.has_path_list());
     }
@@ -466,7 +467,7 @@ fn train() {
             .unwrap();
         let leave = |in_parallel: bool| {
             pool.install(|| {
-                let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
+                let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], CodeTarget::Burn021);
                 let uses = |ctx: &FileCtx| {
                     let uses = crate::migrate::dangling::uses(ctx);
                     uses.iter()
@@ -493,7 +494,7 @@ fn train() {
         assert_eq!(leave(true), in_order);
     }
 
-    /// A run that takes the outputs an earlier run with the other `migrated` left for reuse
+    /// A run that takes the outputs an earlier run with the other `CodeTarget` left for reuse
     /// leaves what a run of every step leaves.
     #[test]
     fn reused_outputs_leave_what_running_every_step_leaves() {
@@ -529,9 +530,10 @@ fn train() {
         let rules = RuleSet::embedded().unwrap();
         let files = [lib_rs(text.to_string())];
         let index = Index::build(&files, &rules);
-        for (first, then) in [(false, true), (true, false), (true, true), (false, false)] {
-            let run = |migrated: bool, reuse: Reusable| {
-                let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], migrated);
+        let (old, new) = (CodeTarget::Burn021, CodeTarget::Burn022);
+        for (first, then) in [(old, new), (new, old), (new, new), (old, old)] {
+            let run = |target: CodeTarget, reuse: Reusable| {
+                let mut ctx = FileCtx::new(&index, &rules, 0, &files[0], target);
                 let (kept, ()) = run_all_steps(&mut ctx, false, reuse, true, |_| ()).unwrap();
                 (kept, (ctx.changes, ctx.needed_imports, ctx.device_choices))
             };
@@ -541,7 +543,7 @@ fn train() {
             let (_, with_reuse) = run(then, kept);
             let (_, every_step) = run(then, Reusable::default());
             assert!(!every_step.0.is_empty());
-            assert_eq!(with_reuse, every_step, "{first} then {then}");
+            assert_eq!(with_reuse, every_step, "{first:?} then {then:?}");
         }
     }
 
@@ -563,7 +565,7 @@ fn f<O: Optimizer<M, B>>(o: O) -> <O as Optimizer<M, B>>::Record {
         let rules = RuleSet::embedded().unwrap();
         let files = [lib_rs(text.to_string())];
         let index = Index::build(&files, &rules);
-        let ctx = FileCtx::new(&index, &rules, 0, &files[0], false);
+        let ctx = FileCtx::new(&index, &rules, 0, &files[0], CodeTarget::Burn021);
         for names in [
             &["Optimizer"][..],
             &["OptimizerAdaptor", "Optimizer"],
