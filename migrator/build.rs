@@ -1,8 +1,9 @@
 //! Embeds every rule file of `../rules` in the binary, so an installed `burn-migrate`
 //! needs no files beside it, and generates the rule registry from them: a `RuleId` variant per
-//! rule file and a `TransformId` variant per transform that rule files name. A transform the
-//! code dispatches that no rule names, or a rule naming a transform the code lacks, is then a
-//! compile error (see `migrate::transforms::dispatch`). Adding a data rule is adding a file.
+//! rule file and a `TransformId` variant per transform that rule files name. It also lists the
+//! transforms' descriptors (`migrate::transforms::STEPS`, each from the module named after its
+//! transform), so a rule naming a transform the code lacks is a compile error, and a transform
+//! no rule names is dead code (an error under clippy). Adding a data rule is adding a file.
 //!
 //! Only the top-level `rules/*.toml` files are rules: `read_dir` is not recursive, so data
 //! tables in subfolders (`rules/tables/`) are not.
@@ -55,8 +56,10 @@ fn main() {
          /// Every rule file of `rules/`, as (file name, contents).\n\
          pub const EMBEDDED_RULES: &[(&str, &str)] = &[\n",
     );
-    // (id, transform) per rule file, in file name order.
+    // (id, transform) per rule file, in file name order, (id, module) and (id, applicability).
     let mut rules: Vec<(String, Option<String>)> = Vec::new();
+    let mut applicabilities: Vec<String> = Vec::new();
+    let mut module_rules: Vec<(String, String)> = Vec::new();
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let canonical = path.canonicalize().expect("rule file path resolves");
@@ -88,6 +91,18 @@ fn main() {
             check_id(t, path);
             t.to_string()
         });
+        let applicability = doc
+            .get("applicability")
+            .and_then(|a| a.as_str())
+            .unwrap_or_else(|| panic!("{} has no string `applicability`", path.display()));
+        applicabilities.push(camel_case(applicability));
+        if let Some(module) = doc.get("module") {
+            let module = module
+                .as_str()
+                .unwrap_or_else(|| panic!("{}: `module` must be a string", path.display()));
+            check_id(module, path);
+            module_rules.push((id.clone(), module.to_string()));
+        }
         rules.push((id, transform));
     }
     out.push_str("];\n\n");
@@ -107,6 +122,15 @@ fn main() {
     out.push_str("    ];\n\n    /// The id as rule files, reports and suppressions spell it.\n    pub const fn as_str(self) -> &'static str {\n        match self {\n");
     for (id, _) in &rules {
         writeln!(out, "            RuleId::{} => {id:?},", camel_case(id)).unwrap();
+    }
+    out.push_str("        }\n    }\n\n    /// The rule file's `applicability`.\n    pub const fn applicability(self) -> Applicability {\n        match self {\n");
+    for ((id, _), applicability) in rules.iter().zip(&applicabilities) {
+        writeln!(
+            out,
+            "            RuleId::{} => Applicability::{applicability},",
+            camel_case(id)
+        )
+        .unwrap();
     }
     out.push_str("        }\n    }\n}\n\n");
 
@@ -151,7 +175,125 @@ fn main() {
     }
     out.push_str("        }\n    }\n}\n");
 
+    let mut modules: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (id, module) in &module_rules {
+        modules.entry(module).or_default().push(id);
+    }
+    out.push_str(&id_enum(
+        "ModuleId",
+        "/// A module of the migrate wing, as rule files name it in their `module` field: one variant\n\
+         /// per name that some rule file uses.",
+        "modules",
+        &modules,
+    ));
+
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(Path::new(&out_dir).join("rule_registry.rs"), out)
         .expect("write rule_registry.rs");
+    std::fs::write(
+        Path::new(&out_dir).join("transform_steps.rs"),
+        transform_steps(transforms.keys().copied()),
+    )
+    .expect("write transform_steps.rs");
+    std::fs::write(
+        Path::new(&out_dir).join("module_homes.rs"),
+        module_homes(modules.keys().copied()),
+    )
+    .expect("write module_homes.rs");
+}
+
+/// An enum of the names rule files use in one field (`ModuleId`): a variant per name, with
+/// `COUNT`, `as_str` and `rules` (the rules that name it).
+fn id_enum(name: &str, doc: &str, what: &str, names: &BTreeMap<&str, Vec<&str>>) -> String {
+    let mut out = format!(
+        "\n{doc}\n#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]\npub enum {name} {{\n"
+    );
+    for n in names.keys() {
+        writeln!(out, "    /// `{n}`\n    {},", camel_case(n)).unwrap();
+    }
+    writeln!(
+        out,
+        "}}\n\nimpl {name} {{\n    /// How many {what} rule files name.\n    pub const COUNT: usize = {};\n",
+        names.len()
+    )
+    .unwrap();
+    out.push_str("    /// The name rule files use.\n    pub const fn as_str(self) -> &'static str {\n        match self {\n");
+    for n in names.keys() {
+        writeln!(out, "            {name}::{} => {n:?},", camel_case(n)).unwrap();
+    }
+    out.push_str("        }\n    }\n\n    /// The rules that name it.\n    pub const fn rules(self) -> &'static [RuleId] {\n        match self {\n");
+    for (n, ids) in names {
+        let list: Vec<String> = ids
+            .iter()
+            .map(|id| format!("RuleId::{}", camel_case(id)))
+            .collect();
+        writeln!(
+            out,
+            "            {name}::{} => &[{}],",
+            camel_case(n),
+            list.join(", ")
+        )
+        .unwrap();
+    }
+    out.push_str("        }\n    }\n}\n");
+    out
+}
+
+/// `MODULE_HOMES` for `migrate::homes` (included there): the `HOME` of each module rule files
+/// name, from the module of its name (`rust-version`: `rust_version::HOME`), in `ModuleId`
+/// order, so a rule naming a module without one does not compile; and a check that each
+/// names its own module.
+fn module_homes<'a>(modules: impl Iterator<Item = &'a str>) -> String {
+    let modules: Vec<&str> = modules.collect();
+    let mut out = String::from(
+        "// @generated by migrator/build.rs from rules/*.toml: do not edit.\n\n\
+         /// The `HOME` of every module rule files name, in `ModuleId` order.\n\
+         pub const MODULE_HOMES: [&RuleHome; ModuleId::COUNT] = [\n",
+    );
+    for m in &modules {
+        writeln!(out, "    &super::{}::HOME,", m.replace('-', "_")).unwrap();
+    }
+    out.push_str("];\n\n");
+    for m in &modules {
+        writeln!(
+            out,
+            "const _: () = assert!(\n    matches!(super::{}::HOME.module, ModuleId::{}),\n    \"migrate::{}::HOME names another module\"\n);",
+            m.replace('-', "_"),
+            camel_case(m),
+            m.replace('-', "_"),
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// `STEPS` for `migrate::transforms` (included there): the descriptor of each transform, from
+/// the module of its name (`generic-params`: `generic_params::TRANSFORM`), in `TransformId`
+/// order, then the data rules' step; and a check that each descriptor names its own step.
+fn transform_steps<'a>(transforms: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from(
+        "// @generated by migrator/build.rs from rules/*.toml: do not edit.\n\n\
+         /// Every step's descriptor: the transforms rule files name, in `TransformId` order,\n\
+         /// then the data rules.\n\
+         pub const STEPS: [&Transform; TransformId::COUNT + 1] = [\n",
+    );
+    let transforms: Vec<&str> = transforms.collect();
+    for t in &transforms {
+        writeln!(out, "    &{}::TRANSFORM,", t.replace('-', "_")).unwrap();
+    }
+    out.push_str("    &data_rules::TRANSFORM,\n];\n\n");
+    for t in &transforms {
+        writeln!(
+            out,
+            "const _: () = assert!(\n    matches!({}::TRANSFORM.step, Step::Transform(TransformId::{})),\n    \"transforms::{}::TRANSFORM names another step\"\n);",
+            t.replace('-', "_"),
+            camel_case(t),
+            t.replace('-', "_"),
+        )
+        .unwrap();
+    }
+    out.push_str(
+        "const _: () = assert!(\n    matches!(data_rules::TRANSFORM.step, Step::DataRules),\n    \"transforms::data_rules::TRANSFORM names another step\"\n);\n",
+    );
+    out
 }

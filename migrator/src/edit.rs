@@ -3,39 +3,54 @@
 
 use ra_ap_syntax::{TextRange, TextSize};
 
-use crate::rules::RuleKey;
+use crate::rules::{Applicability, RuleKey};
 
-/// What a rule found at one site: an edit, or (with `replacement: None`) a finding that needs
-/// a person.
+/// What a rule found at one site, with the fix where the rule knows one: an edit, or (with
+/// `fix: None`) a finding that needs a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub range: TextRange,
-    pub replacement: Option<String>,
     pub rule: RuleKey,
     pub message: String,
+    pub fix: Option<Fix>,
+}
+
+/// The fix of a finding, decided where the finding is made: the text that replaces the
+/// finding's range, and whether `--apply` makes the edit (`Safe`) or only shows it
+/// (`Manual`). A fix is one edit, at its finding's range: every fix the rules make is
+/// (`report::findings` lists it as the fix's one edit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub replacement: String,
+    pub applicability: Applicability,
 }
 
 impl Change {
+    /// A finding with its fix, as safe as the rule's file says (`RuleKey::applicability`).
     pub fn edit(
         range: TextRange,
         replacement: impl Into<String>,
         rule: impl Into<RuleKey>,
         message: impl Into<String>,
     ) -> Self {
+        let rule = rule.into();
         Change {
             range,
-            replacement: Some(replacement.into()),
-            rule: rule.into(),
+            rule,
             message: message.into(),
+            fix: Some(Fix {
+                replacement: replacement.into(),
+                applicability: rule.applicability(),
+            }),
         }
     }
 
     pub fn manual(range: TextRange, rule: impl Into<RuleKey>, message: impl Into<String>) -> Self {
         Change {
             range,
-            replacement: None,
             rule: rule.into(),
             message: message.into(),
+            fix: None,
         }
     }
 
@@ -50,6 +65,27 @@ impl Change {
         message: impl Into<String>,
     ) -> Self {
         Self::edit(TextRange::empty(at), text, rule, message)
+    }
+
+    /// The change with its fix (if it has one) as safe as `applicability` says: a fix the
+    /// code making it knows to be more or less safe than its rule's usual one.
+    pub fn with_applicability(mut self, applicability: Applicability) -> Self {
+        if let Some(fix) = &mut self.fix {
+            fix.applicability = applicability;
+        }
+        self
+    }
+
+    /// The fix's replacement, if it has one.
+    pub fn replacement(&self) -> Option<&str> {
+        self.fix.as_ref().map(|fix| fix.replacement.as_str())
+    }
+
+    /// Whether `--apply` makes this change's fix.
+    pub fn is_applied(&self) -> bool {
+        self.fix
+            .as_ref()
+            .is_some_and(|fix| fix.applicability == Applicability::Safe)
     }
 }
 
@@ -66,7 +102,7 @@ pub struct OverlapError {
 /// rewrites that text as a whole; the next fixed-point pass sees the result), and rejects
 /// edits that partly overlap: those are bugs in a rule, never merged silently.
 pub fn normalize(mut edits: Vec<Change>) -> Result<Vec<Change>, OverlapError> {
-    edits.retain(|c| c.replacement.is_some());
+    edits.retain(|c| c.fix.is_some());
     // Among equal starts: insertions first (they go before the text an edit there replaces),
     // then larger ranges, so a container precedes what it contains.
     edits.sort_by(|a, b| {
@@ -77,7 +113,7 @@ pub fn normalize(mut edits: Vec<Change>) -> Result<Vec<Change>, OverlapError> {
             .then(b.range.end().cmp(&a.range.end()))
     });
     edits.dedup_by(|later, earlier| {
-        later.range == earlier.range && later.replacement == earlier.replacement
+        later.range == earlier.range && later.replacement() == earlier.replacement()
     });
     let mut out: Vec<Change> = Vec::with_capacity(edits.len());
     for edit in edits {
@@ -143,7 +179,7 @@ fn spans<'a>(text: &'a str, edits: &'a [Change]) -> impl Iterator<Item = Span<'a
     edits.iter().map(move |edit| {
         let start = usize::from(edit.range.start());
         let mut end = usize::from(edit.range.end());
-        let replacement = edit.replacement.as_deref().unwrap_or_default();
+        let replacement = edit.replacement().unwrap_or_default();
         remember_tail(&mut tail, &text[cursor..start]);
         remember_tail(&mut tail, replacement);
         // Deleting whole lines between two blank lines would leave a double gap (two aliases
@@ -179,8 +215,8 @@ mod tests {
     #[test]
     fn applies_in_order_and_keeps_the_rest() {
         let edits = normalize(vec![
-            Change::edit(range(6, 11), "there", RuleKey::User("b"), ""),
-            Change::edit(range(0, 5), "hi", RuleKey::User("a"), ""),
+            Change::edit(range(6, 11), "there", RuleKey::Tool("b"), ""),
+            Change::edit(range(0, 5), "hi", RuleKey::Tool("a"), ""),
         ])
         .unwrap();
         assert_eq!(apply("hello world!", &edits), "hi there!");
@@ -189,8 +225,8 @@ mod tests {
     #[test]
     fn nested_edits_yield_to_the_container() {
         let edits = normalize(vec![
-            Change::edit(range(2, 4), "X", RuleKey::User("inner"), ""),
-            Change::delete(range(0, 6), RuleKey::User("outer"), ""),
+            Change::edit(range(2, 4), "X", RuleKey::Tool("inner"), ""),
+            Change::delete(range(0, 6), RuleKey::Tool("outer"), ""),
         ])
         .unwrap();
         assert_eq!(edits.len(), 1);
@@ -200,21 +236,21 @@ mod tests {
     #[test]
     fn partial_overlap_is_an_error() {
         let err = normalize(vec![
-            Change::delete(range(0, 4), RuleKey::User("first"), ""),
-            Change::delete(range(2, 6), RuleKey::User("second"), ""),
+            Change::delete(range(0, 4), RuleKey::Tool("first"), ""),
+            Change::delete(range(2, 6), RuleKey::Tool("second"), ""),
         ])
         .unwrap_err();
         assert_eq!(
             (err.first, err.second),
-            (RuleKey::User("first"), RuleKey::User("second"))
+            (RuleKey::Tool("first"), RuleKey::Tool("second"))
         );
     }
 
     #[test]
     fn insertions_at_a_deletion_boundary_are_kept() {
         let edits = normalize(vec![
-            Change::delete(range(2, 4), RuleKey::User("del"), ""),
-            Change::insert(4.into(), "Z", RuleKey::User("ins"), ""),
+            Change::delete(range(2, 4), RuleKey::Tool("del"), ""),
+            Change::insert(4.into(), "Z", RuleKey::Tool("ins"), ""),
         ])
         .unwrap();
         assert_eq!(apply("abcdef", &edits), "abZef");
@@ -223,8 +259,8 @@ mod tests {
     #[test]
     fn insertion_where_a_deletion_starts_goes_before_it() {
         let edits = normalize(vec![
-            Change::delete(range(0, 3), RuleKey::User("del"), ""),
-            Change::insert(0.into(), "use x;\n", RuleKey::User("ins"), ""),
+            Change::delete(range(0, 3), RuleKey::Tool("del"), ""),
+            Change::insert(0.into(), "use x;\n", RuleKey::Tool("ins"), ""),
         ])
         .unwrap();
         assert_eq!(apply("abcdef", &edits), "use x;\ndef");
@@ -233,7 +269,7 @@ mod tests {
     #[test]
     fn deleting_lines_between_blank_lines_keeps_one_blank_line() {
         let text = "use a;\n\ntype X = A;\ntype Y = B;\n\nfn main() {}\n";
-        let edits = normalize(vec![Change::delete(range(8, 32), RuleKey::User("d"), "")]).unwrap();
+        let edits = normalize(vec![Change::delete(range(8, 32), RuleKey::Tool("d"), "")]).unwrap();
         assert_eq!(&text[8..32], "type X = A;\ntype Y = B;\n");
         assert_eq!(apply(text, &edits), "use a;\n\nfn main() {}\n");
     }
@@ -242,8 +278,8 @@ mod tests {
     fn applied_ranges_say_what_apply_took_out() {
         let text = "use a;\n\ntype X = A;\ntype Y = B;\n\nfn main() {}\n";
         let edits = normalize(vec![
-            Change::edit(range(0, 5), "use bb", RuleKey::User("e"), ""),
-            Change::delete(range(8, 32), RuleKey::User("d"), ""),
+            Change::edit(range(0, 5), "use bb", RuleKey::Tool("e"), ""),
+            Change::delete(range(8, 32), RuleKey::Tool("d"), ""),
         ])
         .unwrap();
         // The deletion takes the blank line after it too.
@@ -256,18 +292,37 @@ mod tests {
         let mut cursor = 0;
         for ((taken, _), edit) in applied_ranges(text, &edits).iter().zip(&edits) {
             rebuilt.push_str(&text[cursor..usize::from(taken.start())]);
-            rebuilt.push_str(edit.replacement.as_deref().unwrap_or_default());
+            rebuilt.push_str(edit.replacement().unwrap_or_default());
             cursor = usize::from(taken.end());
         }
         rebuilt.push_str(&text[cursor..]);
         assert_eq!(rebuilt, apply(text, &edits));
     }
 
+    /// A fix is as safe as its rule's file says, unless the code making it says otherwise;
+    /// `--apply` makes only safe ones.
+    #[test]
+    fn a_fix_carries_its_own_applicability() {
+        let safe = crate::rules::RuleId::BackendSeed;
+        let manual = crate::rules::RuleId::BackendExtensionTrait;
+        assert!(Change::delete(range(0, 1), safe, "").is_applied());
+        assert!(!Change::delete(range(0, 1), manual, "").is_applied());
+        let lowered =
+            Change::delete(range(0, 1), safe, "").with_applicability(Applicability::Manual);
+        assert_eq!(
+            lowered.fix.as_ref().unwrap().applicability,
+            Applicability::Manual
+        );
+        assert!(!lowered.is_applied());
+        let finding = Change::manual(range(0, 1), safe, "").with_applicability(Applicability::Safe);
+        assert!(finding.fix.is_none() && !finding.is_applied());
+    }
+
     #[test]
     fn manual_findings_are_not_edits() {
         let edits = normalize(vec![Change::manual(
             range(0, 1),
-            RuleKey::User("m"),
+            RuleKey::Tool("m"),
             "look here",
         )])
         .unwrap();

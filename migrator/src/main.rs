@@ -29,9 +29,9 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Memory a stage frees goes back to the system after 10 ms rather than mimalloc 3's 1 s:
 /// the trees, node lists and parser buffers of one stage are freed as the next fills its own,
-/// and kept a second they added up, on the 10 MB file, to a peak 40% above what is ever live
-/// at once (its `--diff` 420-466 MB, 278-283 MB with this). 10 ms is mimalloc 2's default;
-/// side by side the 300k-line tree's `--check` took as long with it.
+/// and kept a second they add up to a peak well above what is ever live at once, while the
+/// shorter delay costs no time (both measured in `testdata/measurements/speed.md`). 10 ms is
+/// mimalloc 2's default.
 fn return_freed_memory_soon() {
     // SAFETY: sets one of mimalloc's options, which it reads with atomics.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) }

@@ -580,6 +580,15 @@ fn json_findings_match_the_documented_schema() {
         assert_eq!(param["severity"], "warning");
         assert_eq!(param["applicability"], "safe");
         assert_eq!(param["fix"]["edits"][0]["replacement"], "");
+        // Each fix says how far `--apply` goes with it, as `fixable` does.
+        assert_eq!(param["fix"]["applicability"], "safe");
+        for finding in list {
+            let fix = &finding["fix"];
+            let safe_fix = fix.is_object() && fix["applicability"] == "safe";
+            assert_eq!(finding["fixable"], safe_fix, "{finding}");
+        }
+        let manifest = list.iter().find(|f| f["file"] == "Cargo.toml").unwrap();
+        assert_eq!(manifest["fix"]["applicability"], "safe");
         assert!(param["end"]["offset"].as_u64() > param["start"]["offset"].as_u64());
     }
 }

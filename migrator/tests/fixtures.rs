@@ -300,7 +300,7 @@ fn apply_keeps_the_lockfile_and_raises_what_burn_0_22_shares() {
 #[test]
 fn check_finds_what_the_full_port_finds() {
     use burn_migrate::migrate::source::SourceFile;
-    use burn_migrate::migrate::{rewrite_sources, run_as, Output, Passes};
+    use burn_migrate::migrate::{rewrite_sources, run_as, CodeTarget, Output, Passes};
     use burn_migrate::rules::RuleSet;
 
     fn findings(files: &[burn_migrate::migrate::FileOutcome]) -> Vec<String> {
@@ -310,7 +310,11 @@ fn check_finds_what_the_full_port_finds() {
                 f.changes.iter().map(move |c| {
                     format!(
                         "{} {:?} {} {} {:?}",
-                        f.display, c.range, c.rule, c.message, c.replacement
+                        f.display,
+                        c.range,
+                        c.rule,
+                        c.message,
+                        c.replacement()
                     )
                 })
             })
@@ -350,8 +354,10 @@ fn check_finds_what_the_full_port_finds() {
                 ra_ap_syntax::Edition::Edition2021,
             );
             let files = std::slice::from_ref(&file);
-            let check = rewrite_sources(files, &rules, false, Passes::AsFindingsNeed).unwrap();
-            let port = rewrite_sources(files, &rules, false, Passes::ToFixedPoint).unwrap();
+            let check = rewrite_sources(files, &rules, CodeTarget::Burn021, Passes::AsFindingsNeed)
+                .unwrap();
+            let port =
+                rewrite_sources(files, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
             assert_eq!(
                 findings(&check),
                 findings(&port),

@@ -115,7 +115,7 @@ fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result
         // Where a person is sent: exactly the lines the example names.
         let reported: BTreeSet<usize> = own
             .iter()
-            .filter(|c| c.replacement.is_none())
+            .filter(|c| c.fix.is_none())
             .map(|c| line_of(&example.before, usize::from(c.range.start())))
             .collect();
         let expected: BTreeSet<usize> = example.lines.iter().copied().collect();
@@ -273,6 +273,14 @@ fn every_api_item_a_rule_names_exists_in_its_release(rules: &RuleSet) -> Result<
                     rule.id
                 ));
             }
+        }
+        // The lists of 0.21 items its code reads.
+        for path in rule.api_lists.paths().filter(|p| !old.contains(p.as_str())) {
+            failures.push(format!(
+                "rule {}: `{path}` in `[api_lists]` is not a public item of Burn 0.21 \
+                 (framework/api/)",
+                rule.id
+            ));
         }
         let unlisted = rule.api.unlisted.as_deref().map(str::trim);
         match (rule.api.before.is_empty(), unlisted) {

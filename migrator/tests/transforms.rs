@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use burn_migrate::migrate::source::SourceFile;
-use burn_migrate::migrate::{migrate_text, rewrite_sources, Passes};
+use burn_migrate::migrate::{migrate_text, rewrite_sources, CodeTarget, Passes};
 use burn_migrate::rules::{RuleId, RuleKey, RuleSet};
 
 fn port(text: &str) -> (String, Vec<RuleKey>) {
@@ -16,7 +16,7 @@ fn port(text: &str) -> (String, Vec<RuleKey>) {
     let manual = outcome
         .changes
         .iter()
-        .filter(|c| c.replacement.is_none())
+        .filter(|c| c.fix.is_none())
         .map(|c| c.rule)
         .collect();
     (outcome.migrated, manual)
@@ -40,11 +40,16 @@ fn sources(files: &[(&str, &str)]) -> Vec<SourceFile> {
 
 fn port_files(files: &[(&str, &str)]) -> Vec<String> {
     let rules = RuleSet::embedded().unwrap();
-    rewrite_sources(&sources(files), &rules, false, Passes::ToFixedPoint)
-        .unwrap()
-        .into_iter()
-        .map(|o| o.migrated)
-        .collect()
+    rewrite_sources(
+        &sources(files),
+        &rules,
+        CodeTarget::Burn021,
+        Passes::ToFixedPoint,
+    )
+    .unwrap()
+    .into_iter()
+    .map(|o| o.migrated)
+    .collect()
 }
 
 /// The trait itself needs a person (rule `backend-extension-trait`), so the port does not
@@ -564,7 +569,8 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
         "pub trait Backend: burn::tensor::backend::Backend {\n    fn fused(x: u32) -> u32;\n}\n";
     let rules = RuleSet::embedded().unwrap();
     let sources = sources(&[("a.rs", ext), ("b.rs", ext)]);
-    let outcomes = rewrite_sources(&sources, &rules, false, Passes::ToFixedPoint).unwrap();
+    let outcomes =
+        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
     for outcome in &outcomes {
         let rule: RuleKey = RuleId::BackendExtensionTrait.into();
         assert!(

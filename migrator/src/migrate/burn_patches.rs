@@ -14,8 +14,15 @@ use std::path::{Path, PathBuf};
 use ra_ap_syntax::{TextRange, TextSize};
 use toml_edit::{Document, Item, TableLike};
 
-use crate::migrate::discover::requirement_is_migrated;
+use crate::migrate::discover::{requirement_is_migrated, Workspace};
+use crate::migrate::outcome::{ManifestChange, ManifestOutcome, Report};
 use crate::rules::framework::{is_burn_package, locked_burn_version, BURN_0_22_LOCK};
+use crate::rules::{ModuleId, RuleHome, RuleId};
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::BurnPatches,
+    emits: &[RuleId::CargoBurnPatch],
+};
 
 /// One `[patch]` entry of a Burn crate whose fork does not provide Burn 0.22.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,6 +226,46 @@ fn message(source: &str, krate: &str, fork: &Fork, version: Option<&str>) -> Str
         "`[patch.{source}]` puts {} in place of Burn's `{krate}`, and {which}: once the port asks for Burn {target}, cargo ignores the patch (it only warns that it was not used) and builds {krate} {target} from crates.io without the fork's changes; port the fork to {krate} {target}, or drop the patch",
         fork.describe()
     )
+}
+
+/// `[patch]` entries that put a fork of Burn 0.21 in place of a Burn crate (`burn_patches`),
+/// in the workspace root's manifest and in the cargo configuration at the root, each a
+/// finding at its key. A configuration file with such entries joins the report as a file the
+/// port does not change.
+pub fn findings(report: &mut Report, workspace: &Workspace) {
+    let lock = std::fs::read_to_string(workspace.root.join("Cargo.lock")).ok();
+    let finding = |patch: BurnPatch| ManifestChange {
+        rule: RuleId::CargoBurnPatch.into(),
+        fix: None,
+        key: patch.key,
+        span: Some(patch.span),
+        message: patch.message,
+    };
+    if let Some(root) = (report.manifests.iter_mut()).find(|m| m.path == workspace.root_manifest) {
+        let base = workspace.root.as_path();
+        let found = find(&root.original, base, lock.as_deref());
+        root.changes.extend(found.into_iter().map(finding));
+    }
+    // Cargo resolves the paths of a configuration's `[patch]` from the directory that holds
+    // `.cargo/`; `config` is the name before `config.toml`, still read.
+    for name in [".cargo/config.toml", ".cargo/config"] {
+        let path = workspace.root.join(name);
+        let Ok(original) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let found = find(&original, &workspace.root, lock.as_deref());
+        if found.is_empty() {
+            continue;
+        }
+        report.manifests.push(ManifestOutcome {
+            path,
+            display: name.to_string(),
+            migrated: original.clone(),
+            original,
+            changes: found.into_iter().map(finding).collect(),
+            error: None,
+        });
+    }
 }
 
 #[cfg(test)]

@@ -13,8 +13,13 @@ use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
 use crate::edit::Change;
 use crate::migrate::source::SourceFile;
 use crate::migrate::transforms::FileCtx;
-use crate::rules::RuleId;
+use crate::rules::{ModuleId, RuleHome, RuleId};
 use crate::util::syntax::prev_significant;
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::Dangling,
+    emits: &[RuleId::DanglingBackendParam],
+};
 
 /// A use of a backend parameter in the original text: where, and its name.
 #[derive(Debug, Clone)]
@@ -154,7 +159,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             // `Letter::B`, `x.B` name something else; `burn::backend::Flex` is Burn's backend
             // type written out (`cfg_if! { .. start::<burn::backend::Flex>(..) .. }`).
             if prev_significant(&token).is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
-                if !ctx.migrated() && names_burn_backend_type(ctx, &token) {
+                if !ctx.targets_0_22() && names_burn_backend_type(ctx, &token) {
                     out.push(Use {
                         range: token.text_range(),
                         name: token.text().to_string(),
@@ -169,7 +174,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             // `thread_local! { static S: RefCell<State<Flex>> = .. }`: the port removes the
             // import of `Flex` (or the alias), and nothing rewrites macro input.
             let backend_type = !parameter
-                && !ctx.migrated()
+                && !ctx.targets_0_22()
                 && ctx.index.names_backend_type(ctx.file_id, token.text());
             if parameter || backend_type {
                 out.push(Use {

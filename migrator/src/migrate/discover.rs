@@ -62,6 +62,15 @@ impl Workspace {
             .filter_map(|p| p.burn_requirement.as_deref())
             .any(|req| !requirement_is_migrated(req))
     }
+
+    /// The dependencies of the package whose manifest is `manifest` that cargo metadata found
+    /// under a key other than their package's name (`manifest::FeatureRules::renamed`).
+    pub fn renamed_dependencies(&self, manifest: &Path) -> Vec<(String, String)> {
+        (self.packages.iter())
+            .find(|p| p.manifest == manifest)
+            .map(|p| p.renamed_dependencies.clone())
+            .unwrap_or_default()
+    }
 }
 
 /// Whether a `burn` version requirement already points at 0.22 or later.

@@ -6,15 +6,29 @@
 //!
 //! Block doc comments (`/** .. */`) with such code are only reported.
 //!
-//! This module only extracts blocks and maps edits; the driver (`super::rewrite_sources`)
-//! runs the rules over them. Only blocks that mention Burn are taken, so files without such
-//! doc tests cost one text search.
+//! This module extracts the blocks, runs the rules over them with the workspace's index
+//! (`changes`, which each pass of `rewrite` calls) and maps the edits back; it is also the
+//! home of rule `doc-test-code`, for blocks it cannot port. Only blocks that mention Burn are
+//! taken, so files without such doc tests cost one text search.
+
+use std::borrow::Borrow;
 
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange, TextSize};
+use rayon::prelude::*;
 
-use crate::edit::Change;
+use crate::edit::{self, Change};
+use crate::error::Error;
 use crate::migrate::crate_names::DependencyNames;
-use crate::migrate::source::SourceFile;
+use crate::migrate::index::Index;
+use crate::migrate::moot::drop_moot_findings;
+use crate::migrate::source::{CodeTarget, SourceFile};
+use crate::migrate::transforms::{self, FileCtx};
+use crate::rules::{ModuleId, RuleHome, RuleId, RuleSet};
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::DocTests,
+    emits: &[RuleId::DocTestCode],
+};
 
 /// What a block must mention to be worth migrating (or, when it does not parse, reporting):
 /// Burn's paths, its backend traits and types, tensor types, a backend parameter. A bare
@@ -318,10 +332,11 @@ impl DocBlock {
         let (end_line, end_col) = self.locate(end)?;
         let host = |line: usize, col: usize| self.lines[line].code + TextSize::from(col as u32);
         let prefix = &self.lines[start_line].new_prefix;
-        let Some(replacement) = &change.replacement else {
+        let Some(fix) = &change.fix else {
             let range = TextRange::new(host(start_line, start_col), host(end_line, end_col));
             return Some(Change::manual(range, change.rule, change.message.clone()));
         };
+        let replacement = &fix.replacement;
         let whole_lines = start_col == 0
             && end_col == 0
             && (replacement.is_empty() || replacement.ends_with('\n'));
@@ -353,13 +368,102 @@ impl DocBlock {
             }
             (range, text)
         };
-        Some(Change::edit(
-            range,
-            text,
-            change.rule,
-            change.message.clone(),
-        ))
+        // The fix stays as safe as it was in the block.
+        let mapped = Change::edit(range, text, change.rule, change.message.clone());
+        Some(mapped.with_applicability(fix.applicability))
     }
+}
+
+/// The edits and findings of the files' doc tests (`doc_tests`), one list per file, in the
+/// file's coordinates. The blocks are migrated as files of their own, indexed together with
+/// the workspace (a doc test names the crate's items); a block that does not parse, or whose
+/// port would not parse or cannot be written back into its comment, is reported under
+/// `doc-test-code` and left as it is.
+pub fn changes<F: Borrow<SourceFile> + Sync>(
+    files: &[F],
+    rules: &RuleSet,
+    target: CodeTarget,
+) -> Result<Vec<Vec<Change>>, Error> {
+    let mut out: Vec<Vec<Change>> = vec![Vec::new(); files.len()];
+    let found: Vec<(usize, DocBlock)> = files
+        .par_iter()
+        .map(Borrow::borrow)
+        .enumerate()
+        .flat_map_iter(|(i, f)| blocks(f).into_iter().map(move |b| (i, b)))
+        .collect();
+    for (host, file) in files.iter().map(Borrow::borrow).enumerate() {
+        for range in block_comments_with_code(file) {
+            out[host].push(Change::manual(
+                range,
+                RuleId::DocTestCode,
+                "burn-migrate ports doc tests in `///` and `//!` comments only: port the code of this block comment by hand",
+            ));
+        }
+    }
+    if found.is_empty() {
+        return Ok(out);
+    }
+    let as_file = |host: &SourceFile, text: &str| {
+        SourceFile::from_text(
+            host.path.clone(),
+            format!("{} (doc test)", host.display),
+            text.to_string(),
+            host.package,
+            host.edition,
+        )
+        .with_dependency_names(host.dependency_names.clone())
+    };
+    let mut blocks = Vec::new();
+    let mut block_files = Vec::new();
+    for (host, mut block) in found {
+        let mut file = as_file(files[host].borrow(), &block.text);
+        if file.syntax_errors > 0 {
+            block.wrap();
+            file = as_file(files[host].borrow(), &block.text);
+        }
+        if file.syntax_errors > 0 {
+            out[host].push(Change::manual(
+                block.fence,
+                RuleId::DocTestCode,
+                "this doc test does not parse as Rust code, so burn-migrate left it: port it by hand",
+            ));
+            continue;
+        }
+        blocks.push((host, block));
+        block_files.push(file);
+    }
+    let all: Vec<&SourceFile> = (files.iter().map(Borrow::borrow))
+        .chain(&block_files)
+        .collect();
+    let index = Index::build(&all, rules);
+    let mapped: Vec<(usize, Option<Vec<Change>>, TextRange)> = blocks
+        .par_iter()
+        .zip(block_files.par_iter())
+        .enumerate()
+        .map(|(i, ((host, block), file))| {
+            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, target);
+            transforms::run_all(&mut ctx)?;
+            let changes = drop_moot_findings(ctx.changes, &file.text);
+            let applied: Vec<Change> = changes.iter().filter(|c| c.is_applied()).cloned().collect();
+            let parses = edit::normalize(applied).is_ok_and(|edits| {
+                let text = edit::apply(&file.text, &edits);
+                as_file(files[*host].borrow(), &text).syntax_errors <= file.syntax_errors
+            });
+            let mapped = parses.then(|| block.map_changes(&changes)).flatten();
+            Ok((*host, mapped, block.fence))
+        })
+        .collect::<Result<_, Error>>()?;
+    for (host, changes, fence) in mapped {
+        match changes {
+            Some(changes) => out[host].extend(changes),
+            None => out[host].push(Change::manual(
+                fence,
+                RuleId::DocTestCode,
+                "burn-migrate cannot write the port of this doc test back into its comment: port it by hand",
+            )),
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -19,9 +19,17 @@ use ra_ap_syntax::ast::{self, AstToken};
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
 use crate::edit::Change;
+use crate::migrate::line_map::LinesMoved;
+use crate::migrate::outcome::Report;
 use crate::migrate::source::SourceFile;
-use crate::rules::RuleId;
+use crate::migrate::suppress;
+use crate::rules::{ModuleId, RuleHome, RuleId};
 use crate::util::files::Canonical;
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::Includes,
+    emits: &[RuleId::IncludeUnfollowed],
+};
 
 /// Where a call stands, which decides what rustc parses the included file as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -272,6 +280,30 @@ pub fn computed_path_findings(file: &SourceFile) -> Vec<Change> {
             ))
         })
         .collect()
+}
+
+/// The `include!` calls discover could not follow (`includes`), each a finding at the call in
+/// the file that holds it, unless an allow comment there suppresses it.
+pub fn unfollowed_findings(report: &mut Report, unfollowed: Vec<(PathBuf, Unfollowed)>) {
+    for (path, unfollowed) in unfollowed {
+        let Some(outcome) = report.files.iter_mut().find(|f| f.path == path) else {
+            continue;
+        };
+        let finding = Change::manual(
+            unfollowed.range,
+            RuleId::IncludeUnfollowed,
+            &unfollowed.message,
+        );
+        let kept = suppress::apply(vec![finding], &mut outcome.suppressions);
+        // The call stays as it is: in the port's text, where its line went.
+        if let Some(found) = &mut outcome.port_findings {
+            let mut moved = kept.clone();
+            LinesMoved::new(&outcome.original, &outcome.migrated).apply(&mut moved);
+            found.extend(moved);
+            found.sort_by_key(|c| c.range.start());
+        }
+        outcome.changes.extend(kept);
+    }
 }
 
 #[cfg(test)]

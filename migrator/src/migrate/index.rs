@@ -3,6 +3,7 @@
 //! backend (and which), which items carry a backend type parameter and where, and which
 //! struct fields only existed to hold that parameter.
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -22,45 +23,6 @@ use crate::util::syntax::{
 /// Burn's traits that a backend type parameter is bounded by.
 const BURN_BACKEND_TRAITS: &[&str] = &["Backend", "AutodiffBackend"];
 const BURN_AUTODIFF_TRAITS: &[&str] = &["AutodiffBackend"];
-
-/// Burn types whose first generic argument is the backend in 0.21. An unbounded parameter
-/// used there (`struct Batch<B> { x: Tensor<B, 2> }`) is a backend parameter too.
-const BURN_BACKEND_FIRST_TYPES: &[&str] = &[
-    "Tensor",
-    "Linear",
-    "Conv1d",
-    "Conv2d",
-    "Conv3d",
-    "ConvTranspose1d",
-    "ConvTranspose2d",
-    "ConvTranspose3d",
-    "BatchNorm",
-    "LayerNorm",
-    "GroupNorm",
-    "InstanceNorm",
-    "RmsNorm",
-    "Embedding",
-    "Lstm",
-    "BiLstm",
-    "Gru",
-    "MultiHeadAttention",
-    "TransformerEncoder",
-    "TransformerDecoder",
-    "PositionWiseFeedForward",
-    "LstmState",
-    "ClassificationOutput",
-    "RegressionOutput",
-    "MultiLabelClassificationOutput",
-    "Batcher",
-    "DataLoader",
-    "Module",
-    "AutodiffModule",
-    "ModuleMapper",
-    "ModuleVisitor",
-    "Devices",
-    "PRelu",
-    "CrossEntropyLoss",
-];
 
 /// A resolved 0.21 backend selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +64,12 @@ pub struct FileNames {
 
 #[derive(Debug, Default)]
 pub struct Index {
+    /// Burn 0.21 types whose first generic argument is the backend (the rule files'
+    /// `[api_lists] backend_first_types`, by name).
+    backend_first_types: HashSet<String>,
+    /// Burn 0.21 functions and methods that take a device argument (`[api_lists]
+    /// device_taking`, by name).
+    pub device_taking: HashSet<String>,
     /// The project's traits that extend Burn's backend traits (directly or through others).
     backend_traits: HashSet<String>,
     autodiff_traits: HashSet<String>,
@@ -172,8 +140,10 @@ impl FileItems {
     /// The items at `ranges` (per file, from `file_facts`' walk, which runs in parallel):
     /// syntax nodes are not `Send`, so the one thread that uses them finds each item from its
     /// range instead of walking every tree again.
-    fn at(files: &[SourceFile], ranges: &[Vec<TextRange>]) -> FileItems {
-        let roots: Vec<SyntaxNode> = files.iter().map(|f| f.tree().syntax().clone()).collect();
+    fn at<F: Borrow<SourceFile>>(files: &[F], ranges: &[Vec<TextRange>]) -> FileItems {
+        let roots: Vec<SyntaxNode> = (files.iter())
+            .map(|f| f.borrow().tree().syntax().clone())
+            .collect();
         let owners = (roots.iter().zip(ranges))
             .map(|(root, ranges)| owners_at(root, ranges))
             .collect();
@@ -268,12 +238,12 @@ struct FunctionFacts {
 /// imports and items, as one file would. The names of each such group are merged into every
 /// file of it; an item another file of the group defines is visible as if imported, so its
 /// backend aliases are found (`Index::alias`).
-fn share_included_names(files: &[SourceFile], names: &mut [FileNames]) {
-    if files.iter().all(|f| f.scope.is_none()) {
+fn share_included_names<F: Borrow<SourceFile>>(files: &[F], names: &mut [FileNames]) {
+    if files.iter().all(|f| f.borrow().scope.is_none()) {
         return;
     }
     let mut groups: HashMap<&Path, Vec<usize>> = HashMap::new();
-    for (i, file) in files.iter().enumerate() {
+    for (i, file) in files.iter().map(Borrow::borrow).enumerate() {
         if let Some(scope) = &file.scope {
             groups.entry(scope).or_default().push(i);
         }
@@ -283,6 +253,7 @@ fn share_included_names(files: &[SourceFile], names: &mut [FileNames]) {
         // workspace under their host's path, are files of their own.
         if let Some(includer) = files
             .iter()
+            .map(Borrow::borrow)
             .position(|f| f.scope.is_none() && *f.path == *scope)
         {
             members.push(includer);
@@ -329,11 +300,15 @@ pub struct BackendParam {
 }
 
 impl Index {
-    pub fn build(files: &[SourceFile], rules: &RuleSet) -> Index {
+    /// The index of `files` (the workspace's, as a slice of files or of references to them:
+    /// a file's id is its position).
+    pub fn build<F: Borrow<SourceFile> + Sync>(files: &[F], rules: &RuleSet) -> Index {
         let mut index = Index {
             backends: rules.backends().cloned().collect(),
             wrappers: rules.backend_table().wrappers.clone(),
             backend_crates: rules.backend_table().crate_modules(),
+            backend_first_types: rules.api_list_names(|l| &l.backend_first_types),
+            device_taking: rules.api_list_names(|l| &l.device_taking),
             ..Index::default()
         };
         // What each file calls Burn's crates: its package's dependency keys and the aliases
@@ -343,7 +318,9 @@ impl Index {
         // file, in parallel.
         let (names, item_ranges): (Vec<FileNames>, Vec<Vec<TextRange>>) = (files.par_iter())
             .zip(crates)
-            .map(|(f, crates)| file_facts(f.tree().syntax(), &index.backend_crates, crates))
+            .map(|(f, crates)| {
+                file_facts(f.borrow().tree().syntax(), &index.backend_crates, crates)
+            })
             .unzip();
         index.files = names;
         share_included_names(files, &mut index.files);
@@ -397,7 +374,7 @@ impl Index {
         // rounds below need, read once and in parallel.
         let owner_facts: Vec<FileOwnerFacts> = (files.par_iter().zip(&item_ranges))
             .enumerate()
-            .map(|(file, (source, ranges))| index.file_owner_facts(file, source, ranges))
+            .map(|(file, (source, ranges))| index.file_owner_facts(file, source.borrow(), ranges))
             .collect();
         // Two rounds: an unbounded parameter passed at another item's backend position is a
         // backend too, which the first round makes known.
@@ -819,8 +796,8 @@ impl Index {
                     let is_name = |arg: &Option<String>| arg.as_deref() == Some(&facts.name);
                     match &list.burn_owner {
                         Some(burn) => {
-                            facts.burn_backend_argument |= BURN_BACKEND_FIRST_TYPES
-                                .contains(&burn.as_str())
+                            facts.burn_backend_argument |= (self.backend_first_types)
+                                .contains(burn.as_str())
                                 && list.args.first().is_some_and(is_name)
                         }
                         None => facts.project_arguments.extend(
@@ -1633,19 +1610,20 @@ fn derives_module(adt: &ast::Adt) -> bool {
 
 /// Per file, how it names Burn's crates: its package's dependency keys, the `extern crate`
 /// aliases of its package's files (a crate root's are the whole crate's) and its own.
-fn crate_names(files: &[SourceFile]) -> Vec<CrateNames> {
+fn crate_names<F: Borrow<SourceFile> + Sync>(files: &[F]) -> Vec<CrateNames> {
     let declared: Vec<DeclaredAliases> = files
         .par_iter()
+        .map(Borrow::borrow)
         .map(|f| match DeclaredAliases::may_declare(&f.text) {
             true => DeclaredAliases::of(&f.tree(), &f.text),
             false => DeclaredAliases::default(),
         })
         .collect();
     let mut crate_wide: HashMap<usize, Vec<(String, String)>> = HashMap::new();
-    for (file, aliases) in files.iter().zip(&declared) {
+    for (file, aliases) in files.iter().map(Borrow::borrow).zip(&declared) {
         (crate_wide.entry(file.package).or_default()).extend(aliases.extern_crates.iter().cloned());
     }
-    (files.iter().zip(&declared))
+    (files.iter().map(Borrow::borrow).zip(&declared))
         .map(|(file, own)| {
             let wide = crate_wide.get(&file.package).map_or(&[][..], Vec::as_slice);
             CrateNames::new(file.dependency_names.clone(), wide, own, &file.text)

@@ -5,30 +5,31 @@
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
 use crate::migrate::markers;
+pub use crate::migrate::outcome::ManifestChange;
+use crate::migrate::rust_version;
 use crate::rules::framework::FeatureFate;
-use crate::rules::{FeatureAdd, FeatureMap, RuleId, RuleKey};
+use crate::rules::{Applicability, FeatureAdd, FeatureMap, ModuleId, RuleHome, RuleId};
 
-/// Rust release Burn 0.22 needs.
-pub const MIN_RUST: (u64, u64) = (1, 95);
+/// The rules of Cargo manifests: the version and crate moves, and the rules whose
+/// `[[feature]]` and `[[feature_add]]` tables this module reads (`FeatureRules`).
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::Manifest,
+    emits: &[
+        RuleId::CargoBackendCrates,
+        RuleId::CargoBurnFeatures,
+        RuleId::CargoBurnVersion,
+        RuleId::CargoLinalgSignal,
+        RuleId::CargoOptimFeature,
+        RuleId::CargoRlSqliteFeatures,
+        RuleId::CargoSqliteBundled,
+        RuleId::CargoStoreFeatures,
+        RuleId::CargoTchDeprecated,
+    ],
+};
 
 /// The version written for `burn` itself and for Burn's sub-crates.
 pub const BURN_VERSION: &str = "0.22.0";
 pub const BURN_SUBCRATE_VERSION: &str = "0.22";
-
-/// One change to a manifest, for the report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ManifestChange {
-    pub rule: RuleKey,
-    /// False for findings a person has to act on.
-    pub fixable: bool,
-    /// The dependency key the change is about, to locate it in the text.
-    pub key: String,
-    /// Where the change is in the text, where `key` alone cannot say (a key that several
-    /// tables hold, as a `[patch]` entry and a dependency do): else the first line naming
-    /// `key` (`report::emit::key_range`).
-    pub span: Option<ra_ap_syntax::TextRange>,
-    pub message: String,
-}
 
 pub struct ManifestResult {
     pub text: String,
@@ -128,7 +129,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
     };
     let root = doc.as_table_mut();
     for package in ["package", "workspace"] {
-        raise_rust_version(root, package, &mut changes);
+        rust_version::raise_in_manifest(root, package, &mut changes);
     }
     for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
         if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
@@ -368,7 +369,7 @@ fn add_features(
         push_keeping_layout(array, add.feature.as_str());
         changes.push(ManifestChange {
             rule: add.rule,
-            fixable: true,
+            fix: Some(Applicability::Safe),
             key: key.to_string(),
             span: None,
             message: format!(
@@ -382,7 +383,7 @@ fn add_features(
 fn version_change(key: &str, target: &str) -> ManifestChange {
     ManifestChange {
         rule: RuleId::CargoBurnVersion.into(),
-        fixable: true,
+        fix: Some(Applicability::Safe),
         key: key.to_string(),
         span: None,
         message: format!("`{key}` moves to {target}"),
@@ -495,7 +496,7 @@ fn map_feature_array(
                     if let Some(message) = note {
                         changes.push(ManifestChange {
                             rule: from_tables.rule,
-                            fixable: false,
+                            fix: None,
                             key: key.to_string(),
                             span: None,
                             message,
@@ -508,7 +509,7 @@ fn map_feature_array(
         if let Some(message) = &map.manual {
             changes.push(ManifestChange {
                 rule: map.rule,
-                fixable: false,
+                fix: None,
                 key: key.to_string(),
                 span: None,
                 message: message.clone(),
@@ -529,7 +530,7 @@ fn map_feature_array(
                 array.replace(i, value);
                 changes.push(ManifestChange {
                     rule: map.rule,
-                    fixable: true,
+                    fix: Some(Applicability::Safe),
                     key: key.to_string(),
                     span: None,
                     message: format!("Burn feature `{name}` becomes `{to}`"),
@@ -540,7 +541,7 @@ fn map_feature_array(
                 remove_keeping_layout(array, i);
                 changes.push(ManifestChange {
                     rule: map.rule,
-                    fixable: true,
+                    fix: Some(Applicability::Safe),
                     key: key.to_string(),
                     span: None,
                     message: match &map.to {
@@ -601,7 +602,7 @@ fn fold_backend_crates(
             });
             changes.push(ManifestChange {
                 rule: RuleId::CargoBackendCrates.into(),
-                fixable: true,
+                fix: Some(Applicability::Safe),
                 key: key.clone(),
                 span: None,
                 message: match scope {
@@ -881,7 +882,7 @@ fn rewrite_removed_references(
             }
             changes.push(ManifestChange {
                 rule: RuleId::CargoBackendCrates.into(),
-                fixable,
+                fix: fixable.then_some(Applicability::Safe),
                 key: feature_name.get().to_string(),
                 span: None,
                 message,
@@ -917,7 +918,7 @@ fn rewrite_removed_references(
         table.insert(&removed.krate, toml_edit::value(array));
         changes.push(ManifestChange {
             rule: RuleId::CargoBackendCrates.into(),
-            fixable: true,
+            fix: Some(Applicability::Safe),
             key: removed.krate.clone(),
             span: None,
             message: format!(
@@ -962,51 +963,6 @@ fn remove_keeping_layout(array: &mut Array, i: usize) {
             next.decor_mut().set_prefix(prefix);
         }
     }
-}
-
-/// `rust-version` below what Burn 0.22 needs is raised.
-fn raise_rust_version(root: &mut Table, table: &str, changes: &mut Vec<ManifestChange>) {
-    let Some(section) = root.get_mut(table).and_then(Item::as_table_like_mut) else {
-        return;
-    };
-    let section = if table == "workspace" {
-        match section.get_mut("package").and_then(Item::as_table_like_mut) {
-            Some(package) => package,
-            None => return,
-        }
-    } else {
-        section
-    };
-    let Some(item) = section.get_mut("rust-version") else {
-        return;
-    };
-    let Some(current) = item.as_str().map(str::to_string) else {
-        return;
-    };
-    if let Some(raised) = raised_toolchain(&current) {
-        if let Some(Value::String(s)) = item.as_value_mut() {
-            let decor = s.decor().clone();
-            let mut new = toml_edit::Formatted::new(raised.clone());
-            *new.decor_mut() = decor;
-            *s = new;
-        }
-        changes.push(ManifestChange {
-            rule: RuleId::CargoRustVersion.into(),
-            fixable: true,
-            key: "rust-version".to_string(),
-            span: None,
-            message: format!("Burn 0.22 needs Rust {raised}; `rust-version` was {current}"),
-        });
-    }
-}
-
-/// The toolchain to write instead of `version` when it is older than Burn 0.22 needs
-/// (`1.80`, `1.80.1`); `None` for newer versions and for channels (`stable`, `nightly-..`).
-pub fn raised_toolchain(version: &str) -> Option<String> {
-    let mut parts = version.trim().split('.');
-    let major: u64 = parts.next()?.parse().ok()?;
-    let minor: u64 = parts.next()?.parse().ok()?;
-    ((major, minor) < MIN_RUST).then(|| format!("{}.{}", MIN_RUST.0, MIN_RUST.1))
 }
 
 /// The key a manifest names Burn with (`burn`, or `nn` for `nn = { package = "burn" }`);
@@ -1279,7 +1235,7 @@ mod tests {
             "[dependencies]\nburn = { version = \"0.22.0\", features = [\"std\", \"flex\", \"autodiff\"] }\n\n[features]\ngpu = [\"burn/wgpu\"]\n"
         );
         let manual: Vec<&str> = (out.changes.iter())
-            .filter(|c| !c.fixable)
+            .filter(|c| !c.is_applied())
             .map(|c| c.message.as_str())
             .collect();
         assert_eq!(manual.len(), 1, "{:?}", out.changes);
@@ -1329,7 +1285,7 @@ mod tests {
             out.text,
             "[dependencies]\nburn = { version = \"0.22.0\" , optional = true }\n\n[features]\ncpu = [\"dep:burn\", \"burn/flex\"]\n# burn-migrate: todo(cargo-backend-crates) feature `fast`: `burn-ndarray?/blas-netlib` now turns the backend on through `burn`; `burn-ndarray` and its own `blas-netlib` are gone: enable Burn's counterpart, if any, by hand; delete this comment when done\nfast = [\"burn?/flex\"]\nburn-cuda = [\"burn/cuda\"]\n"
         );
-        let manual: Vec<_> = out.changes.iter().filter(|c| !c.fixable).collect();
+        let manual: Vec<_> = out.changes.iter().filter(|c| !c.is_applied()).collect();
         assert_eq!(manual.len(), 1, "{:?}", out.changes);
     }
 
@@ -1368,8 +1324,6 @@ mod tests {
             out.text,
             "[package]\nname = \"x\"\nrust-version = \"1.95\"\n\n[dependencies]\nburn = { version = \"0.22.0\", features = [\"flex\", \"autodiff\"] }\n"
         );
-        assert_eq!(raised_toolchain("1.95.0"), None);
-        assert_eq!(raised_toolchain("stable"), None);
     }
 
     #[test]

@@ -6,6 +6,8 @@
 
 use ra_ap_syntax::{TextRange, TextSize};
 
+use crate::edit::Change;
+use crate::migrate::outcome::{ManifestChange, Report};
 use crate::rules::{RuleKey, RuleSet};
 
 const MARKER: &str = "burn-migrate: todo(";
@@ -160,6 +162,40 @@ pub fn insert_above(
         out.push_str(&format!("// {marker}\n"));
     }
     (out, unplaced)
+}
+
+/// The to-do markers an earlier `--apply` left (`markers`), each a finding of its rule where
+/// it stands, until a person deletes it. Only the text on disk counts: the markers this run
+/// writes go with findings of their own.
+pub fn findings(report: &mut Report, rules: &RuleSet) {
+    for file in &mut report.files {
+        for marker in find(&file.original, "//", rules) {
+            for _ in 0..marker.count {
+                file.changes
+                    .push(Change::manual(marker.range, marker.rule, &marker.message));
+            }
+        }
+    }
+    for manifest in &mut report.manifests {
+        for marker in find(&manifest.original, "#", rules) {
+            // The finding sits at the key the marker is about (the line below it).
+            let key = marker
+                .next_line
+                .split(['=', ' '])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            for _ in 0..marker.count {
+                manifest.changes.push(ManifestChange {
+                    rule: marker.rule,
+                    fix: None,
+                    key: key.clone(),
+                    span: None,
+                    message: marker.message.clone(),
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]

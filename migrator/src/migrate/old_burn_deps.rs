@@ -10,7 +10,14 @@ use std::path::Path;
 use toml_edit::{DocumentMut, Item};
 
 use crate::migrate::discover::{requirement_is_migrated, Workspace};
+use crate::migrate::outcome::{ManifestChange, Report};
 use crate::rules::framework::is_burn_package;
+use crate::rules::{ModuleId, RuleHome, RuleId};
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::OldBurnDeps,
+    emits: &[RuleId::CargoOldBurnDependency],
+};
 
 /// One third-party crate built on an older Burn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,6 +208,30 @@ pub fn message(dependency: &OldBurnDependency) -> String {
         "`{} {}` depends on `{}` ({users}): it keeps Burn 0.21 in the build next to 0.22, and their types do not mix; move to a release of it built on Burn 0.22, port it (`burn-migrate --apply` on its source), or drop it",
         dependency.krate, dependency.version, dependency.burn
     )
+}
+
+/// Third-party crates built on Burn 0.21 (`old_burn_deps`), reported on the manifest of each
+/// package that depends on them, at the dependency's key.
+pub fn findings(report: &mut Report, workspace: &Workspace) {
+    for dependency in find(workspace) {
+        let manifest = workspace
+            .packages
+            .iter()
+            .find(|p| dependency.users.contains(&p.name))
+            .map(|p| p.manifest.clone())
+            .unwrap_or_else(|| workspace.root_manifest.clone());
+        let index = report.manifests.iter().position(|m| m.path == manifest);
+        let Some(target) = report.manifests.get_mut(index.unwrap_or(0)) else {
+            continue;
+        };
+        target.changes.push(ManifestChange {
+            rule: RuleId::CargoOldBurnDependency.into(),
+            fix: None,
+            key: dependency.krate.clone(),
+            span: None,
+            message: message(&dependency),
+        });
+    }
 }
 
 #[cfg(test)]

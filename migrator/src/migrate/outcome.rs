@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use crate::edit::Change;
-use crate::migrate::manifest::ManifestChange;
-use crate::rules::{Applicability, RuleSet};
+use crate::rules::{Applicability, RuleKey};
 
 #[derive(Debug)]
 pub struct FileOutcome {
@@ -36,6 +35,30 @@ impl FileOutcome {
     /// byte-order mark it was read with.
     pub fn on_disk<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
         crate::util::layout::with_bom(text, self.bom)
+    }
+}
+
+/// One change to a manifest, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestChange {
+    pub rule: RuleKey,
+    /// The fix's applicability, where the manifest's rewrite made one (its edits are the
+    /// rewritten lines near `key`: the manifest is rewritten as a whole); `None` for findings
+    /// a person has to act on.
+    pub fix: Option<Applicability>,
+    /// The dependency key the change is about, to locate it in the text.
+    pub key: String,
+    /// Where the change is in the text, where `key` alone cannot say (a key that several
+    /// tables hold, as a `[patch]` entry and a dependency do): else the first line naming
+    /// `key` (`report::emit::key_range`).
+    pub span: Option<ra_ap_syntax::TextRange>,
+    pub message: String,
+}
+
+impl ManifestChange {
+    /// Whether `--apply` makes this change's fix.
+    pub fn is_applied(&self) -> bool {
+        self.fix == Some(Applicability::Safe)
     }
 }
 
@@ -81,33 +104,23 @@ impl Report {
     }
 
     /// Manual findings and failures: what `--apply` leaves for a person.
-    pub fn unresolved_count(&self, rules: &RuleSet) -> usize {
+    pub fn unresolved_count(&self) -> usize {
         self.files
             .iter()
             .map(|f| {
                 if f.error.is_some() {
                     return f.changes.len().max(1);
                 }
-                f.changes.iter().filter(|c| !is_applied(c, rules)).count()
+                f.changes.iter().filter(|c| !c.is_applied()).count()
             })
             .sum::<usize>()
             + self
                 .manifests
                 .iter()
                 .map(|m| {
-                    usize::from(m.error.is_some()) + m.changes.iter().filter(|c| !c.fixable).count()
+                    usize::from(m.error.is_some())
+                        + m.changes.iter().filter(|c| !c.is_applied()).count()
                 })
                 .sum::<usize>()
-    }
-}
-
-/// Whether `--apply` applies a change.
-pub fn is_applied(change: &Change, rules: &RuleSet) -> bool {
-    if change.replacement.is_none() {
-        return false;
-    }
-    match rules.get(change.rule.as_str()).map(|r| r.applicability) {
-        Some(Applicability::Safe) => true,
-        Some(Applicability::Manual) | None => false,
     }
 }

@@ -43,6 +43,59 @@ pub struct SourceFile {
     pub bom: bool,
 }
 
+/// What the code a rewrite reads is written for: Burn 0.21, which the rules port, or Burn
+/// 0.22 already (a project ported before, or the check of a port), where only regressions
+/// count. (A file outcome's `migrated` is the text of the port, a different thing.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeTarget {
+    Burn021,
+    Burn022,
+}
+
+/// What a file is apart from its text: what a file rebuilt from another's text keeps (a
+/// pass's rewrite, the check of a port). The byte-order mark is the file on disk's, which
+/// the outcome keeps (`FileOutcome::bom`): a rebuilt file has none.
+#[derive(Debug, Clone)]
+pub struct FileIdentity {
+    pub path: PathBuf,
+    pub display: String,
+    pub package: usize,
+    pub edition: Edition,
+    pub scope: Option<std::sync::Arc<Path>>,
+    pub dependency_names: std::sync::Arc<crate::migrate::crate_names::DependencyNames>,
+}
+
+impl FileIdentity {
+    /// The file with this identity and `text`, parsed.
+    pub fn parse(self, text: impl Into<std::sync::Arc<str>>) -> SourceFile {
+        SourceFile::from_text(self.path, self.display, text, self.package, self.edition)
+            .in_scope(self.scope)
+            .with_dependency_names(self.dependency_names)
+    }
+
+    /// The file with this identity and `text`, which `edits` made of a file whose
+    /// `untouched` items the new tree takes as they are (`SourceFile::from_edited_text`).
+    pub fn parse_edited(
+        self,
+        text: String,
+        untouched: Untouched,
+        edits: &[(ra_ap_syntax::TextRange, usize)],
+    ) -> SourceFile {
+        let (path, display) = (self.path, self.display);
+        SourceFile::from_edited_text(
+            path,
+            display,
+            text,
+            self.package,
+            self.edition,
+            untouched,
+            edits,
+        )
+        .in_scope(self.scope)
+        .with_dependency_names(self.dependency_names)
+    }
+}
+
 impl SourceFile {
     pub fn read(
         path: &Path,
@@ -92,6 +145,24 @@ impl SourceFile {
             },
             None => Self::from_text(path, display, text, package, edition),
         }
+    }
+
+    /// What the file is apart from its text.
+    pub fn identity(&self) -> FileIdentity {
+        FileIdentity {
+            path: self.path.clone(),
+            display: self.display.clone(),
+            package: self.package,
+            edition: self.edition,
+            scope: self.scope.clone(),
+            dependency_names: self.dependency_names.clone(),
+        }
+    }
+
+    /// This file with `text` instead of its own, parsed (the port's text, or the text as read
+    /// again after a pass that went wrong).
+    pub fn with_text(&self, text: impl Into<std::sync::Arc<str>>) -> SourceFile {
+        self.identity().parse(text)
     }
 
     /// The items of the tree that `edits` (`edit::applied_ranges`) leave alone, for the parse

@@ -12,8 +12,8 @@ use ra_ap_syntax::TextRange;
 
 use super::window::SourceView;
 use crate::edit::Change;
-use crate::migrate::manifest::ManifestChange;
-use crate::migrate::{is_applied, FileOutcome, Report};
+use crate::migrate::ManifestChange;
+use crate::migrate::{FileOutcome, Report};
 use crate::rules::RuleSet;
 use crate::util::lines::{line_column, LineIndex};
 
@@ -63,7 +63,7 @@ fn file_diff(display: &str, old: &str, new: &str, bom: bool, changes: &[Change])
     // each hunk looks only at the edits that can reach it, not at every edit of the file.
     let mut spans: Vec<(usize, usize, &str)> = changes
         .iter()
-        .filter(|c| c.replacement.is_some() && c.range != TextRange::default())
+        .filter(|c| c.fix.is_some() && c.range != TextRange::default())
         .map(|c| {
             let first = line_of(c.range.start().into());
             let last = line_of(
@@ -85,7 +85,7 @@ fn file_diff(display: &str, old: &str, new: &str, bom: bool, changes: &[Change])
     // Manifest changes carry no range: they name every hunk of their file.
     let everywhere: BTreeSet<&str> = changes
         .iter()
-        .filter(|c| c.replacement.is_some() && c.range == TextRange::default())
+        .filter(|c| c.fix.is_some() && c.range == TextRange::default())
         .map(|c| c.rule.as_str())
         .collect();
     for hunk in diff.hunks(3) {
@@ -169,7 +169,7 @@ pub fn diagnostics(
                     change.range,
                     change.rule.as_str(),
                     &change.message,
-                    is_applied(change, rules),
+                    change.is_applied(),
                     rules,
                 );
                 let shown = source.around(change.range.start().into()..change.range.end().into());
@@ -201,7 +201,7 @@ pub fn diagnostics(
                 range,
                 change.rule.as_str(),
                 &change.message,
-                change.fixable,
+                change.is_applied(),
                 rules,
             );
             emit_one(writer, &config, &shown, &diagnostic)?;
@@ -288,9 +288,9 @@ pub(crate) fn key_range(text: &str, key: &str) -> TextRange {
 }
 
 /// One-line summary for people.
-pub fn summary(report: &Report, rules: &RuleSet) -> String {
+pub fn summary(report: &Report) -> String {
     let findings = report.finding_count();
-    let unresolved = report.unresolved_count(rules);
+    let unresolved = report.unresolved_count();
     let files = report
         .files
         .iter()
@@ -316,7 +316,7 @@ pub fn summary(report: &Report, rules: &RuleSet) -> String {
 
 /// What `--apply` leaves for a person, one line each: `file:line:column: rule-id: message`,
 /// files that could not be migrated included.
-pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
+pub fn left_for_a_person(report: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     for file in &report.files {
         if let Some(error) = &file.error {
@@ -328,10 +328,7 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
             Some(found) => (&file.migrated, found.iter().collect()),
             None => (
                 &file.original,
-                file.changes
-                    .iter()
-                    .filter(|c| !is_applied(c, rules))
-                    .collect(),
+                file.changes.iter().filter(|c| !c.is_applied()).collect(),
             ),
         };
         let index = LineIndex::new(text);
@@ -353,7 +350,7 @@ pub fn left_for_a_person(report: &Report, rules: &RuleSet) -> Vec<String> {
             LineIndex::new(&manifest.original),
             LineIndex::new(&manifest.migrated),
         );
-        for change in manifest.changes.iter().filter(|c| !c.fixable) {
+        for change in manifest.changes.iter().filter(|c| !c.is_applied()) {
             // A finding with its own span (a `[patch]` entry) is placed by it in the text as
             // read; one about a key, where the written manifest has the key.
             let written = key_range(&manifest.migrated, &change.key);

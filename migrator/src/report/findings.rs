@@ -11,8 +11,8 @@ use similar::DiffOp;
 
 use crate::util::lines::{line_column, LineIndex};
 
-use crate::migrate::{is_applied, Report};
-use crate::rules::RuleSet;
+use crate::migrate::Report;
+use crate::rules::{Applicability, RuleSet};
 
 /// The rule id of files (and manifests) that could not be migrated at all: not a rule of
 /// `burn-migrate rules`; the message says why.
@@ -35,6 +35,8 @@ pub struct Edit {
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Fix {
+    /// `safe`: `--apply` makes the edits; `manual`: they are a suggestion for a person.
+    pub applicability: Applicability,
     pub edits: Vec<Edit>,
 }
 
@@ -76,12 +78,13 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
         let first = out.len();
         for change in &file.changes {
             let rule = change.rule.to_string();
-            let fixable = is_applied(change, rules);
-            let fix = change.replacement.as_ref().map(|replacement| Fix {
+            let fixable = change.is_applied();
+            let fix = change.fix.as_ref().map(|fix| Fix {
+                applicability: fix.applicability,
                 edits: vec![Edit {
                     start: position(&lines, text, change.range.start().into()),
                     end: position(&lines, text, change.range.end().into()),
-                    replacement: replacement.clone(),
+                    replacement: fix.replacement.clone(),
                 }],
             });
             out.push(finding(
@@ -116,7 +119,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
         for change in &manifest.changes {
             let rule = change.rule.to_string();
             let range = super::emit::change_range(text, change);
-            let fix = change.fixable.then(|| {
+            let fix = change.fix.map(|applicability| {
                 let line = position(&lines, text, range.start().into()).line;
                 let near: Vec<Edit> = hunks
                     .iter()
@@ -124,6 +127,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                     .cloned()
                     .collect();
                 Fix {
+                    applicability,
                     edits: if near.is_empty() { hunks.clone() } else { near },
                 }
             });
@@ -133,7 +137,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 (text, &lines),
                 range,
                 (applicability(&rule), rule),
-                change.fixable,
+                change.is_applied(),
                 &change.message,
                 fix,
             ));

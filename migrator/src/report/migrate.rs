@@ -211,7 +211,7 @@ fn outcome(
     }
     if !mode.check && mode.format == Format::Human {
         // `--check` shows them as diagnostics; `--diff` and `--apply` list them, place first.
-        let left = emit::left_for_a_person(report, rules);
+        let left = emit::left_for_a_person(report);
         if !left.is_empty() {
             writeln!(
                 err,
@@ -222,5 +222,5 @@ fn outcome(
             }
         }
     }
-    writeln!(err, "{}", emit::summary(report, rules))
+    writeln!(err, "{}", emit::summary(report))
 }

@@ -183,10 +183,11 @@ impl BackendTable {
             toml_edit::de::from_str(text).map_err(|e| invalid(e.to_string()))?;
         table.check()?;
         for backend in &mut table.backends {
+            // A rule of a user's file is found when the table joins a rule set
+            // (`check_rules`); its file has the applicability.
             backend.rule = match RuleId::from_id(&backend.rule_id) {
                 Some(id) => RuleKey::Builtin(id),
-                // Tables are loaded once per run; interning lets findings carry the id by copy.
-                None => RuleKey::User(Box::leak(backend.rule_id.clone().into_boxed_str())),
+                None => crate::rules::registry::unset_rule(),
             };
         }
         let defaults: BTreeMap<String, String> = table
@@ -280,15 +281,21 @@ impl BackendTable {
         Ok(())
     }
 
-    /// Checks that every entry's rule has a file.
-    pub fn check_rules(&self, has_rule: impl Fn(&str) -> bool) -> Result<(), Error> {
-        match self.backends.iter().find(|b| !has_rule(&b.rule_id)) {
-            Some(b) => Err(invalid(format!(
-                "`{}` names rule `{}`, which has no file in rules/; add rules/{}.toml or fix the name",
-                b.types[0], b.rule_id, b.rule_id
-            ))),
-            None => Ok(()),
+    /// Checks that every entry's rule has a file, and takes the key findings name it by
+    /// from the rule set (`key_of`).
+    pub fn check_rules(&mut self, key_of: impl Fn(&str) -> Option<RuleKey>) -> Result<(), Error> {
+        for b in &mut self.backends {
+            match key_of(&b.rule_id) {
+                Some(key) => b.rule = key,
+                None => {
+                    return Err(invalid(format!(
+                        "`{}` names rule `{}`, which has no file in rules/; add rules/{}.toml or fix the name",
+                        b.types[0], b.rule_id, b.rule_id
+                    )))
+                }
+            }
         }
+        Ok(())
     }
 
     /// The entry whose own 0.22 device is `Device::<constructor>`.
@@ -475,10 +482,11 @@ feature = "flex"
 
     #[test]
     fn a_rule_without_a_file_is_an_error() {
-        let table = BackendTable::parse(&one()).unwrap();
+        let mut table = BackendTable::parse(&one()).unwrap();
         let rule = RuleId::DeviceFlex.as_str();
-        assert!(table.check_rules(|id| id == rule).is_ok());
-        let error = table.check_rules(|_| false).unwrap_err();
+        let key = |id: &str| (id == rule).then_some(RuleKey::Builtin(RuleId::DeviceFlex));
+        assert!(table.check_rules(key).is_ok());
+        let error = table.check_rules(|_| None).unwrap_err();
         assert!(error.to_string().contains(&format!("`{rule}`")), "{error}");
     }
 

@@ -17,10 +17,9 @@ mod registry;
 
 pub(crate) use registry::unset_rule;
 use registry::EMBEDDED_RULES;
-pub use registry::{RuleId, RuleKey, TransformId};
+pub use registry::{Applicability, ModuleId, RuleHome, RuleId, RuleKey, TransformId, UserRule};
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -41,25 +40,6 @@ pub enum Category {
     Training,
     Cargo,
     Kernels,
-}
-
-/// How far the tool may go on its own with a rule's matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Applicability {
-    /// Applied by `--apply`.
-    Safe,
-    /// Reported with guidance, never edited.
-    Manual,
-}
-
-impl fmt::Display for Applicability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Applicability::Safe => "safe",
-            Applicability::Manual => "manual",
-        })
-    }
 }
 
 /// One example of a rule, and a test of it (`cargo test --test rule_examples -- RULE-ID`).
@@ -283,9 +263,16 @@ pub struct Rule {
     /// Every safe rule has one (the rule_examples test checks it).
     #[serde(default)]
     pub fix_safety: Option<String>,
-    /// The Rust transform that implements the rule, for rules that data cannot express.
+    /// The Rust transform that implements the rule, for rules that data cannot express:
+    /// `migrate/transforms/<name>.rs`, whose descriptor declares the rule.
     #[serde(default)]
     pub transform: Option<String>,
+    /// The module of the migrate wing that implements the rule, for rules outside the
+    /// transforms (Cargo files, doc tests, `include!` calls): `migrate/<name>.rs`, whose
+    /// `HOME` declares the rule. A rule's home is this, its `transform`, or its `[[rewrite]]`
+    /// tables.
+    #[serde(default)]
+    pub module: Option<String>,
     /// Rows of the API-change catalogue (`book/api-changes-rows.tsv`) this rule ports.
     #[serde(default)]
     pub covers: Vec<String>,
@@ -293,6 +280,10 @@ pub struct Rule {
     /// public API lists in `framework/api/`).
     #[serde(default)]
     pub api: ApiItems,
+    /// Lists of Burn 0.21 items the rule's code reads (checked against the public API lists
+    /// like `api`).
+    #[serde(default)]
+    pub api_lists: ApiLists,
     #[serde(default, rename = "example")]
     pub examples: Vec<Example>,
     /// Why a `safe` rule that edits Rust code has no example it must leave alone (every other
@@ -322,6 +313,28 @@ pub struct ApiItems {
     pub unlisted: Option<String>,
 }
 
+/// Lists of public Burn 0.21 items, by path, that the code of a rule reads: facts about
+/// Burn's API that belong with the rule files and the API check they get, not in Rust.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiLists {
+    /// Types whose first generic argument is the backend (`burn::tensor::Tensor`): an
+    /// unbounded parameter used there is a backend parameter too (`index`).
+    #[serde(default)]
+    pub backend_first_types: Vec<String>,
+    /// Functions and methods that take a device argument (`burn::tensor::Tensor::zeros`):
+    /// a `Default::default()` passed to one is a device (`transforms::device_values`).
+    #[serde(default)]
+    pub device_taking: Vec<String>,
+}
+
+impl ApiLists {
+    /// Every path of every list.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.backend_first_types.iter().chain(&self.device_taking)
+    }
+}
+
 /// Where a rule file comes from: built-in files get a `RuleId`, user files are data rules.
 #[derive(Debug, Clone, Copy)]
 enum Origin {
@@ -348,13 +361,14 @@ impl RuleSet {
         for (name, text) in EMBEDDED_RULES {
             set.add(Path::new(name), text, Origin::Builtin)?;
         }
-        set.backends.check_rules(|id| set.rules.contains_key(id))?;
+        set.backends
+            .check_rules(|id| set.rules.get(id).map(|r| r.key))?;
         Ok(set)
     }
 
     /// The same rules with another backend table (checked against the rules).
-    pub fn with_backend_table(mut self, table: BackendTable) -> Result<Self, Error> {
-        table.check_rules(|id| self.rules.contains_key(id))?;
+    pub fn with_backend_table(mut self, mut table: BackendTable) -> Result<Self, Error> {
+        table.check_rules(|id| self.rules.get(id).map(|r| r.key))?;
         self.backends = table;
         Ok(self)
     }
@@ -413,14 +427,17 @@ impl RuleSet {
                     path.display()
                 )))
             }
-            (Origin::User, _) if rule.transform.is_some() => {
+            (Origin::User, _) if rule.transform.is_some() || rule.module.is_some() => {
                 return Err(Error::Rule {
                     path: path.to_path_buf(),
-                    message: "user rule files declare data rules only: remove `transform` (transforms are built into burn-migrate)".to_string(),
+                    message: "user rule files declare data rules only: remove `transform` and `module` (their code is built into burn-migrate)".to_string(),
                 })
             }
             // Rule sets are loaded once per run; interning the id lets findings carry it by copy.
-            (Origin::User, _) => RuleKey::User(Box::leak(rule.id.clone().into_boxed_str())),
+            (Origin::User, _) => RuleKey::User(UserRule {
+                id: Box::leak(rule.id.clone().into_boxed_str()),
+                applicability: rule.applicability,
+            }),
         };
         for add in &mut rule.feature_adds {
             add.rule = rule.key;
@@ -455,7 +472,6 @@ impl RuleSet {
         &self.backends
     }
 
-    /// Every data rewrite, with the id of the rule that declares it.
     /// The words each data rule needs a file to spell (`DataRule::words`), in the order of
     /// `data_rules`.
     pub fn data_rule_words(&self) -> &data_words::DataRuleWords {
@@ -464,10 +480,23 @@ impl RuleSet {
         })
     }
 
+    /// Every data rewrite, with the id of the rule that declares it.
     pub fn data_rules(&self) -> impl Iterator<Item = (RuleKey, &DataRule)> {
         self.rules
             .values()
             .flat_map(|r| r.rewrites.iter().map(move |d| (r.key, d)))
+    }
+
+    /// The last segments of the paths of one of the rules' `[api_lists]` (`list` picks it), as
+    /// code matches them.
+    pub fn api_list_names(
+        &self,
+        list: impl Fn(&ApiLists) -> &Vec<String>,
+    ) -> std::collections::HashSet<String> {
+        (self.rules.values())
+            .flat_map(|r| list(&r.api_lists))
+            .map(|path| path.rsplit("::").next().unwrap_or(path).to_string())
+            .collect()
     }
 
     /// Cargo features to add where the code needs them.
@@ -575,8 +604,27 @@ mod tests {
             .unwrap();
         assert_eq!(
             rules.get("team-rule").unwrap().key,
-            RuleKey::User("team-rule")
+            RuleKey::User(UserRule {
+                id: "team-rule",
+                applicability: Applicability::Safe,
+            })
         );
+    }
+
+    /// The applicability a finding's key carries (the default of its fixes) is its rule
+    /// file's: generated for built-in rules, taken from the file for a user's.
+    #[test]
+    fn keys_carry_their_rule_files_applicability() {
+        let mut rules = RuleSet::embedded().unwrap();
+        for rule in rules.iter() {
+            assert_eq!(rule.key.applicability(), rule.applicability, "{}", rule.id);
+        }
+        let manual = USER_RULE.replace("\"safe\"", "\"manual\"");
+        rules
+            .add(Path::new("team-rule.toml"), &manual, Origin::User)
+            .unwrap();
+        let key = rules.get("team-rule").unwrap().key;
+        assert_eq!(key.applicability(), Applicability::Manual);
     }
 
     #[test]

@@ -1,10 +1,43 @@
 //! The rule registry `build.rs` generates from `rules/*.toml` (`RuleId`, one variant per
-//! built-in rule, and `TransformId`, one per transform a rule names), and `RuleKey`, the id a
-//! finding carries. It sits below the rule set and the backend table, which both name rules.
+//! built-in rule, `TransformId`, one per transform a rule names, and `ModuleId`, one per module
+//! a rule names), `RuleKey`, the id a finding carries, and `RuleHome`, what a module that
+//! implements rules declares. It sits below the rule set and the backend table, which both
+//! name rules.
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 include!(concat!(env!("OUT_DIR"), "/rule_registry.rs"));
+
+/// How far the tool may go on its own with a rule's matches (a rule file's `applicability`),
+/// and with one fix (`edit::Fix`, where the rule's is the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Applied by `--apply`.
+    Safe,
+    /// Reported with guidance, never edited.
+    Manual,
+}
+
+impl fmt::Display for Applicability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Applicability::Safe => "safe",
+            Applicability::Manual => "manual",
+        })
+    }
+}
+
+/// What a module of the migrate wing that implements rules outside the transforms declares
+/// (its `HOME`), as a transform declares its facts in its descriptor: the rules whose findings
+/// it makes, exactly those whose file names it (`module = ".."`; a test checks both ways).
+#[derive(Debug, Clone, Copy)]
+pub struct RuleHome {
+    pub module: ModuleId,
+    pub emits: &'static [RuleId],
+}
 
 impl RuleId {
     /// The built-in rule with this id, if there is one.
@@ -19,12 +52,20 @@ impl fmt::Display for RuleId {
     }
 }
 
+/// A data rule from a user's rule file (`--rules DIR`): its interned id and its file's
+/// applicability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UserRule {
+    pub id: &'static str,
+    pub applicability: Applicability,
+}
+
 /// The rule a change or finding belongs to: a built-in rule, or a data rule from a user's
-/// rule file (`--rules DIR`), which has no `RuleId` and is named by its interned id.
+/// rule file, which has no `RuleId`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RuleKey {
     Builtin(RuleId),
-    User(&'static str),
+    User(UserRule),
     /// Edits the tool makes for its own purposes in a scratch copy (verify moving devices,
     /// adding the memory watch, applying rustc's suggestions): no rule file declares them.
     Tool(&'static str),
@@ -34,7 +75,19 @@ impl RuleKey {
     pub fn as_str(self) -> &'static str {
         match self {
             RuleKey::Builtin(id) => id.as_str(),
-            RuleKey::User(id) | RuleKey::Tool(id) => id,
+            RuleKey::User(rule) => rule.id,
+            RuleKey::Tool(id) => id,
+        }
+    }
+
+    /// The rule file's applicability: how far `--apply` goes with the rule's fixes unless the
+    /// code that makes a fix says otherwise (`edit::Change::with_applicability`). The tool's
+    /// own edits in its scratch copies are safe.
+    pub fn applicability(self) -> Applicability {
+        match self {
+            RuleKey::Builtin(id) => id.applicability(),
+            RuleKey::User(rule) => rule.applicability,
+            RuleKey::Tool(_) => Applicability::Safe,
         }
     }
 
@@ -93,5 +146,5 @@ impl fmt::Display for RuleKey {
 
 /// Placeholder until `RuleSet::add` sets the real key.
 pub(crate) fn unset_rule() -> RuleKey {
-    RuleKey::User("")
+    RuleKey::Tool("")
 }

@@ -12,10 +12,10 @@ pub fn program() -> String {
 
 /// Debug info for the builds we run in the shared target directory: line tables only, so a
 /// panic's backtrace still names file and line. Full debug info (the dev profile's default)
-/// makes each build of Burn's crates about twice as large (`burn-flex`'s rlib: 470 MB, 213 MB
-/// with line tables), and the cache holds one build per Burn version, feature set and
-/// lockfile: a cold run of the test suite left 35 GB there with full debug info (and filled
-/// CI's disk), 19 GB with line tables. Nothing we measure reads debug info. A caller who
+/// makes each build of Burn's crates about twice as large, and the cache holds one build per
+/// Burn version, feature set and lockfile: with full debug info a cold run of the test suite
+/// filled CI's disk (the sizes are in `testdata/measurements/speed.md` and the README).
+/// Nothing we measure reads debug info. A caller who
 /// sets `CARGO_PROFILE_DEV_DEBUG` keeps their value.
 pub const DEV_DEBUG_INFO: &str = "line-tables-only";
 

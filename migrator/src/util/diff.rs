@@ -46,9 +46,9 @@ impl<'a> LineDiff<'a> {
 
 /// The line diff of `old` and `new`, by patience: lines that occur once in each text anchor
 /// the diff, and Myers runs only between anchors. Myers over a whole large file with many
-/// changes grows with the product of its length and the changes (21 s for a 10 MB file with
-/// 100k changed lines); so does Myers over every once-occurring line (`similar`'s patience,
-/// 1.9 s on that file, its changed lines being mostly such lines), so only the lines that occur
+/// changes grows with the product of its length and the changes; so does Myers over every
+/// once-occurring line (`similar`'s patience, where a port's changed lines are mostly such
+/// lines; both timed in `testdata/measurements/speed.md`), so only the lines that occur
 /// once in both texts take part in the anchoring: in a port those are nearly all in the same
 /// order, which Myers finds in linear time. Otherwise as `similar`'s `Algorithm::Patience`.
 pub fn lines<'a>(old: &'a str, new: &'a str) -> LineDiff<'a> {
@@ -56,8 +56,8 @@ pub fn lines<'a>(old: &'a str, new: &'a str) -> LineDiff<'a> {
 }
 
 /// How many operations `similar`'s `Compact` takes at once: it moves operations in a vector
-/// one insert or remove at a time, which on a 10 MB file's 100k operations took longer than
-/// the diff itself.
+/// one insert or remove at a time, quadratic in the operations (on a large file, longer than
+/// the diff itself: `testdata/measurements/speed.md`).
 const COMPACTED_OPS: usize = 256;
 
 /// `lines`, compacting the operations in pieces of about `piece_ops`. A piece ends in a line

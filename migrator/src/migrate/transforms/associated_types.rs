@@ -6,9 +6,21 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::backend_device_path;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::AssociatedTypes),
+    run,
+    emits: &[RuleId::AutodiffGradientsType, RuleId::BackendDeviceType],
+    emits_data_rules: false,
+    order: Order::Rank(30),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     // Device types by their name (`is_burn_device_type`) only where the file names one:

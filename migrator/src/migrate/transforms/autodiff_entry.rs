@@ -7,10 +7,22 @@ use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_device_type;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::indentation;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::AutodiffEntry),
+    run,
+    emits: &[RuleId::AutodiffDevice],
+    emits_data_rules: false,
+    order: Order::Rank(90),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for function in ctx.nodes::<ast::Fn>() {

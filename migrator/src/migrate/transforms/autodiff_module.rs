@@ -6,9 +6,21 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{path_as_ident, segment_name};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::AutodiffModule),
+    run,
+    emits: &[RuleId::AutodiffModule],
+    emits_data_rules: false,
+    order: Order::Rank(110),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.paths_named(&["AutodiffModule", "from_inner", "InnerModule"]) {

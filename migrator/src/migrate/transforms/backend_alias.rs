@@ -6,9 +6,21 @@ use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::{device_expression, FileCtx};
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::line_removal_range;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::BackendAlias),
+    run,
+    emits: &[RuleId::BackendTypeAlias],
+    emits_data_rules: false,
+    order: Order::Rank(60),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for alias in ctx.nodes::<ast::TypeAlias>() {

@@ -6,12 +6,24 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{path_as_ident, segment_name};
 
 /// Associated items other rules rewrite.
 const HANDLED: &[&str] = &["Device", "InnerBackend", "seed", "sync", "Gradients"];
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::BackendAssociatedItem),
+    run,
+    emits: &[RuleId::BackendAssociatedItem],
+    emits_data_rules: false,
+    order: Order::Rank(220),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.nodes::<ast::Path>() {

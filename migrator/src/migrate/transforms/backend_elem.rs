@@ -8,11 +8,27 @@ use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{path_as_ident, segment_names};
 
 const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::BackendElem),
+    run,
+    emits: &[
+        RuleId::ConvertBackendElem,
+        RuleId::ElemBackendElem,
+        RuleId::FromBackendElem,
+    ],
+    emits_data_rules: false,
+    order: Order::Rank(120),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     from_elem_calls(ctx);

@@ -6,8 +6,20 @@ use ra_ap_syntax::ast::{self, HasGenericArgs};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::BackendElementGenerics),
+    run,
+    emits: &[RuleId::BackendElementGenerics],
+    emits_data_rules: false,
+    order: Order::Rank(250),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: true,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     // A path names one of Burn's backend types (`burn_backend_name`) only with the type's

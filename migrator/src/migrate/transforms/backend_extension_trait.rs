@@ -11,9 +11,21 @@ use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::segment_names;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::BackendExtensionTrait),
+    run,
+    emits: &[RuleId::BackendExtensionTrait],
+    emits_data_rules: false,
+    order: Order::Rank(270),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     let extensions: Vec<&String> = (ctx.index.user_backend_traits.iter())

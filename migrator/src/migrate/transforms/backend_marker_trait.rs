@@ -8,9 +8,21 @@ use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{line_removal_range, segment_names};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::BackendMarkerTrait),
+    run,
+    emits: &[RuleId::BackendMarkerTrait],
+    emits_data_rules: false,
+    order: Order::Rank(70),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.index.marker_traits.is_empty() {

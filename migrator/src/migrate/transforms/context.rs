@@ -11,7 +11,7 @@ use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange};
 use crate::edit::Change;
 use crate::migrate::crate_names::CrateNames;
 use crate::migrate::index::{BackendParam, BackendSpec, Index};
-use crate::migrate::source::SourceFile;
+use crate::migrate::source::{CodeTarget, SourceFile};
 use crate::rules::{RuleKey, RuleSet};
 use crate::util::kinds_walk::descendants_of_kinds;
 
@@ -36,12 +36,12 @@ pub struct FileCtx<'a> {
     pub rules: &'a RuleSet,
     pub file_id: usize,
     pub file: &'a SourceFile,
-    /// True when the project already targets Burn 0.22: only regressions are reported. Read
-    /// through `migrated()`, which notes that it was asked.
-    migrated: bool,
-    /// Whether `migrated()` was asked since `take_asked_migrated`: a step that did not ask
+    /// What the code is written for (Burn 0.22 already: only regressions are reported).
+    /// Read through `targets_0_22()`, which notes that it was asked.
+    target: CodeTarget,
+    /// Whether `targets_0_22()` was asked since `take_asked_target`: a step that did not ask
     /// leaves the same output whatever the answer (`transforms::Reusable`).
-    asked_migrated: std::cell::Cell<bool>,
+    asked_target: std::cell::Cell<bool>,
     pub changes: Vec<Change>,
     /// Burn items the edits so far name by their last segment, as full paths
     /// (`burn::tensor::Device`): `device_import` imports them where they are missing.
@@ -72,13 +72,13 @@ impl<'a> FileCtx<'a> {
         rules: &'a RuleSet,
         file_id: usize,
         file: &'a SourceFile,
-        migrated: bool,
+        target: CodeTarget,
     ) -> Self {
-        Self::listing(index, rules, file_id, file, migrated, true)
+        Self::listing(index, rules, file_id, file, target, true)
     }
 
     /// A context whose node list holds paths (`is_path_kind`) only if `paths_listed`: a
-    /// context for steps that do not read them (`transforms::reads_paths`) need not list
+    /// context for steps that do not read them (`Transform::reads_paths`) need not list
     /// them. Paths are three in four listed nodes, and each listed node keeps a cursor alive,
     /// so a second context over a large file costs a quarter of the first. Paths asked for
     /// all the same are listed then.
@@ -87,7 +87,7 @@ impl<'a> FileCtx<'a> {
         rules: &'a RuleSet,
         file_id: usize,
         file: &'a SourceFile,
-        migrated: bool,
+        target: CodeTarget,
         paths_listed: bool,
     ) -> Self {
         let root = file.tree().syntax().clone();
@@ -97,8 +97,8 @@ impl<'a> FileCtx<'a> {
             rules,
             file_id,
             file,
-            migrated,
-            asked_migrated: std::cell::Cell::new(false),
+            target,
+            asked_target: std::cell::Cell::new(false),
             changes: Vec::new(),
             needed_imports: BTreeSet::new(),
             device_choices: Vec::new(),
@@ -129,15 +129,21 @@ impl<'a> FileCtx<'a> {
         self.paths_listed || self.with_paths.get().is_some()
     }
 
-    /// True when the project already targets Burn 0.22: only regressions are reported.
-    pub fn migrated(&self) -> bool {
-        self.asked_migrated.set(true);
-        self.migrated
+    /// True when the code already targets Burn 0.22: only regressions are reported.
+    pub fn targets_0_22(&self) -> bool {
+        self.asked_target.set(true);
+        self.target == CodeTarget::Burn022
     }
 
-    /// Whether `migrated()` was asked since the last call.
-    pub fn take_asked_migrated(&self) -> bool {
-        self.asked_migrated.replace(false)
+    /// What the code is written for, without noting that it was asked (for a context of
+    /// the same file on another thread, which runs steps that ask it themselves).
+    pub fn target(&self) -> CodeTarget {
+        self.target
+    }
+
+    /// Whether `targets_0_22()` was asked since the last call.
+    pub fn take_asked_target(&self) -> bool {
+        self.asked_target.replace(false)
     }
 
     pub fn root(&self) -> SyntaxNode {

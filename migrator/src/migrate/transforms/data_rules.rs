@@ -9,19 +9,24 @@ use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{full_use_path, path_matches, with_crate_paths};
 use crate::edit::Change;
-use crate::rules::{Applicability, DataRule, RuleKey, RuleSet};
+use crate::rules::{Applicability, DataRule, RuleKey};
 use crate::util::syntax::{
     callee_name, outermost_segment_name, path_parts, segment_name, segment_names,
 };
 
-/// Whether `rule` is carried out by `--apply` (rather than reported for a person).
-fn is_fix(rules: &RuleSet, rule: RuleKey) -> bool {
-    rules
-        .get(rule.as_str())
-        .is_some_and(|r| r.applicability == Applicability::Safe)
-}
+pub const TRANSFORM: Transform = Transform {
+    step: Step::DataRules,
+    run,
+    emits: &[],
+    emits_data_rules: true,
+    order: Order::Rank(190),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     let rules = ctx.rules;
@@ -37,11 +42,11 @@ pub fn run(ctx: &mut FileCtx) {
         // reported, until the code changes or a suppression comment records the decision.
         // Whether the code is migrated is asked only of a fix that found something: a step
         // that does not ask is not run again for the other answer (`Reusable`).
-        if is_fix(rules, rule) {
+        if rule.applicability() == Applicability::Safe {
             let before = (ctx.changes.len(), ctx.needed_imports.clone());
             run_rule(ctx, &nodes, rule, data);
             let found = ctx.changes.len() > before.0 || ctx.needed_imports != before.1;
-            if found && ctx.migrated() {
+            if found && ctx.targets_0_22() {
                 ctx.changes.truncate(before.0);
                 ctx.needed_imports = before.1;
             }

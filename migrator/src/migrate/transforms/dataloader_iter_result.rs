@@ -8,9 +8,21 @@ use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::path_as_ident;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DataloaderIterResult),
+    run,
+    emits: &[RuleId::DataloaderIterResult],
+    emits_data_rules: false,
+    order: Order::Rank(150),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     // Where the file names Burn's loader types: resolved once per path, not once per
@@ -19,7 +31,7 @@ pub fn run(ctx: &mut FileCtx) {
     let builders = burn_item_ranges(ctx, "DataLoaderBuilder");
     // Asked only where there is something to port: a step that does not ask is not run
     // again for the other answer (`Reusable`).
-    if (loader_types.is_empty() && builders.is_empty()) || ctx.migrated() {
+    if (loader_types.is_empty() && builders.is_empty()) || ctx.targets_0_22() {
         return;
     }
     for function in ctx.nodes::<ast::Fn>() {

@@ -7,9 +7,21 @@ use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::segment_names;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DatasetGetResult),
+    run,
+    emits: &[RuleId::DatasetGetResult],
+    emits_data_rules: false,
+    order: Order::Rank(160),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for imp in ctx.nodes::<ast::Impl>() {

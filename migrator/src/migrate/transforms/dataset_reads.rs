@@ -14,9 +14,21 @@ use std::collections::HashMap;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::segment_names;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DatasetReads),
+    run,
+    emits: &[RuleId::DatasetResults],
+    emits_data_rules: false,
+    order: Order::Rank(170),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.index.dataset_types.is_empty() && !ctx.file.text.contains("Dataset") {

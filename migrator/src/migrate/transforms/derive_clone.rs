@@ -6,8 +6,20 @@ use ra_ap_syntax::ast::{self, HasAttrs};
 use ra_ap_syntax::{AstNode, TextRange, TextSize};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DeriveClone),
+    run,
+    emits: &[RuleId::ModuleDeriveClone],
+    emits_data_rules: false,
+    order: Order::Rank(130),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for adt in ctx.nodes::<ast::Adt>() {

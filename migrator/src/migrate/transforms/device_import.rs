@@ -8,10 +8,22 @@ use ra_ap_syntax::ast::{HasAttrs, HasModuleItem, HasVisibility};
 use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{full_use_path, import_anchor, imports_name};
 use crate::edit::Change;
 use crate::migrate::crate_names::CrateNames;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DeviceImport),
+    run,
+    emits: &[RuleId::DeviceImport],
+    emits_data_rules: false,
+    order: Order::Last,
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.needed_imports.is_empty() {
@@ -23,7 +35,7 @@ pub fn run(ctx: &mut FileCtx) {
     // `cfg`.
     let mut scopes: BTreeMap<TextSize, (SyntaxNode, BTreeSet<String>)> = BTreeMap::new();
     for change in &ctx.changes {
-        let Some(text) = change.replacement.as_deref() else {
+        let Some(text) = change.replacement() else {
             continue;
         };
         for path in &ctx.needed_imports {
@@ -114,7 +126,7 @@ fn file_anchor(ctx: &FileCtx, line: String) -> (TextSize, String) {
     let takes_blank_line = ctx.changes.iter().any(|c| {
         let removed = ctx.file.slice(c.range);
         c.range.start() == anchor
-            && c.replacement.as_deref() == Some("")
+            && c.replacement() == Some("")
             && (removed.ends_with("\n\n") || removed.ends_with("\n\r\n"))
     });
     let line = if takes_blank_line {

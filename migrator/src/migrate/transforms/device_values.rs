@@ -5,39 +5,16 @@
 //! enabled backends, which silently changes behaviour when several are enabled). When that
 //! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`.
 
-use ra_ap_syntax::ast::{self, HasArgList};
+use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::{device_expression, FileCtx};
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
 use crate::rules::backends::Backend;
-use crate::rules::{RuleId, RuleKey};
+use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{callee_name, segment_names};
-
-/// Burn functions and methods that take a device argument.
-const DEVICE_TAKING: &[&str] = &[
-    "from_data",
-    "from_floats",
-    "from_ints",
-    "from_bool",
-    "zeros",
-    "ones",
-    "full",
-    "empty",
-    "random",
-    "arange",
-    "arange_step",
-    "eye",
-    "init",
-    "init_with",
-    "to_device",
-    "fork",
-    "set_device",
-    "seed",
-    "zeros_like",
-    "ones_like",
-];
 
 /// What backend a function body selects.
 enum BodyBackend {
@@ -45,6 +22,30 @@ enum BodyBackend {
     One(BackendSpec),
     Conflict,
 }
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DeviceValues),
+    run,
+    emits: &[
+        RuleId::DefaultDevice,
+        RuleId::DeviceCandle,
+        RuleId::DeviceCpu,
+        RuleId::DeviceCuda,
+        RuleId::DeviceFlex,
+        RuleId::DeviceLibtorch,
+        RuleId::DeviceMetal,
+        RuleId::DeviceNdarray,
+        RuleId::DeviceRocm,
+        RuleId::DeviceVulkan,
+        RuleId::DeviceWebgpu,
+        RuleId::DeviceWgpu,
+    ],
+    emits_data_rules: false,
+    order: Order::Rank(80),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     let first_new = ctx.changes.len();
@@ -89,7 +90,7 @@ pub fn run(ctx: &mut FileCtx) {
 fn report_constant_devices(ctx: &mut FileCtx, first_new: usize) {
     let mut found = Vec::new();
     for change in &ctx.changes[first_new..] {
-        let Some(replacement) = change.replacement.as_deref() else {
+        let Some(replacement) = change.replacement() else {
             continue;
         };
         if !replacement.contains("Device::") {
@@ -289,7 +290,7 @@ fn note_imports(ctx: &mut FileCtx, expr: &str) {
 
 /// `Default::default()` where a device is expected.
 fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
-    if ctx.migrated() {
+    if ctx.targets_0_22() {
         // 0.22 code may mean `Device::default()`; nothing to port.
         return;
     }
@@ -472,8 +473,6 @@ fn device_uses(ctx: &FileCtx, expr: &SyntaxNode) -> Option<Vec<SyntaxNode>> {
     device_call(ctx, expr).map(|call| vec![call])
 }
 
-use ra_ap_syntax::ast::HasName;
-
 /// The call `expr` (possibly under `&` or `.clone()`) is a device argument of, if any.
 fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {
     let mut node = expr.clone();
@@ -502,7 +501,7 @@ fn device_call(ctx: &FileCtx, expr: &SyntaxNode) -> Option<SyntaxNode> {
     let positions = callee_owner(&call)
         .and_then(|owner| ctx.index.owned_device_params.get(&(owner, callee.clone())))
         .or_else(|| ctx.index.device_params.get(&callee));
-    let takes_device = DEVICE_TAKING.contains(&callee.as_str())
+    let takes_device = ctx.index.device_taking.contains(callee.as_str())
         || position.is_some_and(|pos| positions.is_some_and(|p| p.contains(&pos)));
     takes_device.then_some(call)
 }

@@ -7,9 +7,21 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::remove_list_elements;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::GenericArgs),
+    run,
+    emits: &[RuleId::BackendGenericArg],
+    emits_data_rules: false,
+    order: Order::Rank(20),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for list in ctx.nodes::<ast::GenericArgList>() {

@@ -2,12 +2,13 @@
 //! `struct Model<B: Backend>` -> `struct Model`, `impl<B: Backend> Model<B>` -> `impl Model<B>`
 //! (the argument goes in `generic_args`), `where B: Backend` -> nothing.
 
-use ra_ap_syntax::ast::{self, HasGenericParams};
+use ra_ap_syntax::ast::{self, HasGenericParams, HasName};
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{
     mentions_ident, next_significant, prev_significant, remove_list_elements,
 };
@@ -24,6 +25,17 @@ fn is_marker_impl(ctx: &FileCtx, node: &ra_ap_syntax::SyntaxNode) -> bool {
         .and_then(|p| crate::util::syntax::segment_names(&p).pop())
         .is_some_and(|name| ctx.index.marker_traits.contains(&name))
 }
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::GenericParams),
+    run,
+    emits: &[RuleId::BackendGenericParam],
+    emits_data_rules: false,
+    order: Order::Rank(10),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for node in ctx.listed_nodes_but_paths() {
@@ -77,8 +89,6 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
 }
-
-use ra_ap_syntax::ast::HasName;
 
 /// Removes the predicates that constrain a backend parameter; the whole clause when none stay.
 fn remove_where_predicates(

@@ -6,22 +6,42 @@
 //!
 //! One walk over each `use` item decides for every rule at once, so the removals of different
 //! rules in one list become one edit: besides its own rules (`backend-imports`,
-//! `optimizer-trait-import`) it carries out the import side of the rules in
-//! `super::IMPORT_SIDE_OF` and of the data rules' `rename-path`/`removed-item` tables, under
-//! their ids.
+//! `optimizer-trait-import`) it carries out the import side of the rules its descriptor lists
+//! (`TRANSFORM.import_side`) and of the data rules' `rename-path`/`removed-item` tables,
+//! under their ids.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{import_anchor, imports_name, path_matches, path_matches_via_crates};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
-use crate::rules::{RuleId, RuleKey};
+use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
 
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::Imports),
+    run,
+    emits: &[RuleId::BackendImports, RuleId::OptimizerTraitImport],
+    emits_data_rules: false,
+    order: Order::Rank(210),
+    reads_paths: false,
+    import_side: ImportSide {
+        rules: &[
+            RuleId::AutodiffModule,
+            RuleId::BackendTypeAlias,
+            RuleId::BackendMarkerTrait,
+            RuleId::BackendExtensionTrait,
+        ],
+        data_rules: true,
+    },
+    findings_outlive_edits: false,
+};
+
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.migrated() {
+    if ctx.targets_0_22() {
         // Code on 0.22 may import `burn::backend` for backend extensions (feature `extension`):
         // nothing goes; an import of an item 0.22 removed is still reported.
         report_removed_imports(ctx);
@@ -87,8 +107,6 @@ fn removed_message(message: Option<&str>, full: &[String]) -> String {
     )
 }
 
-/// Plans edits for one use tree; returns true when the whole tree should go (the caller
-/// removes it together with its comma, or the whole `use`).
 /// What the file does with names whose imports depend on it.
 struct Names {
     module_imported: bool,
@@ -97,6 +115,8 @@ struct Names {
     phantom_data_stays: bool,
 }
 
+/// Plans edits for one use tree; returns true when the whole tree should go (the caller
+/// removes it together with its comma, or the whole `use`).
 fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names: &Names) -> bool {
     let depth = prefix.len();
     if let Some(path) = tree.path() {

@@ -8,10 +8,22 @@ use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::{is_inner_backend_of, FileCtx};
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::is_backend_device_type;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::path_as_ident;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::InnerDevice),
+    run,
+    emits: &[RuleId::InnerBackendDevice],
+    emits_data_rules: false,
+    order: Order::Rank(100),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for function in ctx.nodes::<ast::Fn>() {

@@ -6,8 +6,20 @@ use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::IntoScalar),
+    run,
+    emits: &[RuleId::IntoScalarElem, RuleId::IntoScalarType],
+    emits_data_rules: false,
+    order: Order::Rank(180),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.nodes::<ast::MethodCallExpr>() {

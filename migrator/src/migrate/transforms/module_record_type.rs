@@ -4,9 +4,21 @@
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::words_ending_with;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::ModuleRecordType),
+    run,
+    emits: &[RuleId::ModuleRecordType],
+    emits_data_rules: false,
+    order: Order::Rank(240),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     // The names that can be such a record: the words of the text that are a module's name

@@ -5,8 +5,20 @@ use ra_ap_syntax::ast::HasGenericArgs;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::OptimizerBounds),
+    run,
+    emits: &[RuleId::OptimizerBounds],
+    emits_data_rules: false,
+    order: Order::Rank(230),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for path in ctx.paths_named(&["Optimizer", "OptimizerAdaptor"]) {

@@ -7,10 +7,22 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::{is_phantom_of_backend, phantom_backend_tuple_elements};
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{remove_list_elements, segment_names};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::Phantom),
+    run,
+    emits: &[RuleId::BackendPhantomField],
+    emits_data_rules: false,
+    order: Order::Rank(50),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     for fields in ctx.nodes::<ast::RecordFieldList>() {

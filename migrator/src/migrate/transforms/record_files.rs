@@ -6,10 +6,22 @@
 use ra_ap_syntax::{ast, AstToken};
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 
 const OLD_EXTENSIONS: &[&str] = &[".mpk", ".mpk.gz", ".bin.gz", ".json.gz"];
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::RecordFiles),
+    run,
+    emits: &[RuleId::RecordFileFormat],
+    emits_data_rules: false,
+    order: Order::Rank(140),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: true,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     // Paths passed to recorders and `save_file`/`load_file`: the finding names the file on

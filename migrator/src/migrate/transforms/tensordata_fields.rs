@@ -5,9 +5,21 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::rules::RuleId;
+use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::path_as_ident;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::TensordataFields),
+    run,
+    emits: &[RuleId::TensordataFields],
+    emits_data_rules: false,
+    order: Order::Rank(260),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
 
 pub fn run(ctx: &mut FileCtx) {
     const FIELDS: &[&str] = &["shape", "dtype", "bytes"];
