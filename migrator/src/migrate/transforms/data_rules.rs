@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
+use super::call_template;
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{full_use_path, path_matches, with_crate_paths};
@@ -747,22 +748,19 @@ fn rewrite_calls(
             if already_in_shape(templates, &originals) {
                 continue;
             }
+            // A receiver (`{2}.with_output_size(..)`) binds tighter than most expressions:
+            // `a + b` or a closure is parenthesized there.
+            let arguments: Vec<call_template::Argument> = originals
+                .iter()
+                .zip(&args)
+                .map(|(text, arg)| call_template::Argument {
+                    text,
+                    needs_parens_as_receiver: needs_parens_as_receiver(arg),
+                })
+                .collect();
             let filled: Vec<String> = templates
                 .iter()
-                .map(|t| {
-                    let mut text = t.clone();
-                    for (i, (original, arg)) in originals.iter().zip(&args).enumerate() {
-                        let placeholder = format!("{{{i}}}");
-                        // A receiver (`{2}.with_output_size(..)`) binds tighter than most
-                        // expressions: `a + b` or a closure is parenthesized first.
-                        if needs_parens_as_receiver(arg) {
-                            text =
-                                text.replace(&format!("{placeholder}."), &format!("({original})."));
-                        }
-                        text = text.replace(&placeholder, original);
-                    }
-                    text
-                })
+                .map(|template| call_template::fill(template, &arguments))
                 .collect();
             ctx.push(Change::edit(
                 arg_list.syntax().text_range(),

@@ -27,6 +27,7 @@ mod backend_elem;
 mod backend_element_generics;
 mod backend_extension_trait;
 mod backend_marker_trait;
+mod call_template;
 mod context;
 mod data_rules;
 mod dataloader_iter_result;
