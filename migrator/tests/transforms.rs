@@ -626,3 +626,27 @@ fn a_renamed_import_renames_its_uses_and_nothing_that_only_looks_like_one() {
         "use burn::tensor::Device;\n\n// A DispatchDevice, not a MyDispatchDevice.\npub fn name(_device: &Device) -> &'static str {\n    \"DispatchDevice\"\n}\n\npub struct MyDispatchDevice;\n"
     );
 }
+
+/// Whether a finding in an import survives the import's rewrite is read from the syntax
+/// tree: an import indented inside a module keeps the same findings as one at the top.
+#[test]
+fn findings_in_an_import_do_not_depend_on_its_indentation() {
+    let top = "use burn::{backend::Wgpu, tensor::TensorPrimitive};\n\npub fn f(_: Option<Wgpu>, _: Option<TensorPrimitive<Wgpu>>) {}\n";
+    let nested = format!(
+        "pub mod inner {{\n{}}}\n",
+        top.lines()
+            .map(|l| if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {l}\n")
+            })
+            .collect::<String>()
+    );
+    let (_, at_top) = port(top);
+    let (_, in_module) = port(&nested);
+    assert!(
+        at_top.contains(&RuleKey::Builtin(RuleId::TensorPrimitive)),
+        "{at_top:?}"
+    );
+    assert_eq!(at_top, in_module);
+}

@@ -443,7 +443,7 @@ pub fn changes<F: Borrow<SourceFile> + Sync>(
         .map(|(i, ((host, block), file))| {
             let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, target);
             transforms::run_all(&mut ctx)?;
-            let changes = drop_moot_findings(ctx.changes, &file.text);
+            let changes = drop_moot_findings(ctx.changes, file);
             let applied: Vec<Change> = changes.iter().filter(|c| c.is_applied()).cloned().collect();
             let parses = edit::normalize(applied).is_ok_and(|edits| {
                 let text = edit::apply(&file.text, &edits);

@@ -1,14 +1,19 @@
 //! Findings that need nobody's attention once the port is made: those inside text an applied
 //! edit rewrites whole.
 
+use ra_ap_syntax::{ast, AstNode};
+
 use crate::edit::Change;
+use crate::migrate::source::SourceFile;
 use crate::migrate::transforms;
 
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
 /// A finding in an import that the port rewrites whole (`use burn::{backend::Wgpu, tensor::
 /// TensorPrimitive}` without its backend part) stays when its name survives in the new import.
-pub fn drop_moot_findings(changes: Vec<Change>, text: &str) -> Vec<Change> {
+pub fn drop_moot_findings(changes: Vec<Change>, file: &SourceFile) -> Vec<Change> {
+    let text = &*file.text;
+    let root = file.tree();
     let mut edited: Vec<(ra_ap_syntax::TextRange, &str)> = changes
         .iter()
         .filter(|c| !c.range.is_empty() && c.is_applied())
@@ -29,20 +34,16 @@ pub fn drop_moot_findings(changes: Vec<Change>, text: &str) -> Vec<Change> {
         starting_before > 0 && furthest_end[starting_before - 1] >= range.end()
     };
     let survives = |finding: &Change, (range, replacement): &(ra_ap_syntax::TextRange, &str)| {
-        // The edit is in a `use` item: the nearest line before it that starts a `use` has no
-        // `;` between them.
-        let start = usize::from(range.start()).min(text.len());
-        let before = &text[..start];
-        let use_start = ["\nuse ", "\npub use "]
-            .iter()
-            .filter_map(|opening| before.rfind(opening))
-            .max()
-            .or_else(|| {
-                (before.starts_with("use ") || before.starts_with("pub use ")).then_some(0)
+        // The edit starts inside a `use` item, wherever the item is written.
+        let an_import = root
+            .syntax()
+            .token_at_offset(range.start())
+            .right_biased()
+            .is_some_and(|token| {
+                token
+                    .parent_ancestors()
+                    .any(|node| ast::Use::can_cast(node.kind()))
             });
-        let an_import = text[start..].starts_with("use ")
-            || text[start..].starts_with("pub use ")
-            || use_start.is_some_and(|at| !before[at..].contains(';'));
         let name = text.get(usize::from(finding.range.start())..usize::from(finding.range.end()));
         an_import && name.is_some_and(|n| !n.is_empty() && replacement.contains(n))
     };
@@ -110,6 +111,13 @@ mod tests {
             findings_left > 20 && findings_left < 280,
             "{findings_left} of 300 left"
         );
-        assert_eq!(drop_moot_findings(changes, &text), expected);
+        let file = SourceFile::from_text(
+            "x.rs".into(),
+            "x.rs".to_string(),
+            text,
+            0,
+            ra_ap_syntax::Edition::Edition2021,
+        );
+        assert_eq!(drop_moot_findings(changes, &file), expected);
     }
 }

@@ -360,7 +360,7 @@ fn rewrite_file(
     for change in &changes {
         rules.rule(change.rule)?;
     }
-    let changes = drop_moot_findings(changes, &file.text);
+    let changes = drop_moot_findings(changes, file);
     if pass == 0 {
         outcome.changes = changes.clone();
     }
