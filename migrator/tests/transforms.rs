@@ -650,3 +650,44 @@ fn findings_in_an_import_do_not_depend_on_its_indentation() {
     );
     assert_eq!(at_top, in_module);
 }
+
+/// Only the backend parameter goes when its bound is in a `where` clause: the other
+/// parameters, their bounds and their uses stay, and `Batcher` keeps the two arguments it
+/// takes in 0.22 (a later pass reads `Batcher<I, O>`, already 0.22's form: its first
+/// argument is no backend). The struct, whose `B` is a backend only because the impl binds
+/// one there and which holds it only in `PhantomData`, loses it with its marker field.
+#[test]
+fn a_backend_bounded_in_a_where_clause_is_the_only_parameter_that_goes() {
+    let text = "use burn::data::dataloader::batcher::Batcher;\nuse burn::prelude::*;\nuse std::marker::PhantomData;\n\n#[derive(Clone)]\npub struct Wrap<B, I, O> {\n    inner: fn(Vec<I>) -> O,\n    _b: PhantomData<B>,\n}\n\nimpl<B, I, O> Batcher<B, I, O> for Wrap<B, I, O>\nwhere\n    B: Backend,\n    I: Send + Sync + Clone + 'static,\n    O: Send + Sync + Clone + 'static,\n{\n    fn batch(&self, items: Vec<I>, _device: &B::Device) -> O {\n        (self.inner)(items)\n    }\n}\n\npub fn wrap<B: Backend>(inner: fn(Vec<u8>) -> u8) -> Wrap<B, u8, u8> {\n    Wrap { inner, _b: PhantomData }\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("pub struct Wrap<I, O> {\n    inner: fn(Vec<I>) -> O,\n}\n\nimpl<I, O> Batcher<I, O> for Wrap<I, O>\nwhere\n    I: Send + Sync + Clone + 'static,\n    O: Send + Sync + Clone + 'static,\n{\n    fn batch(&self, items: Vec<I>, _device: &Device) -> O {"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "pub fn wrap(inner: fn(Vec<u8>) -> u8) -> Wrap<u8, u8> {\n    Wrap { inner }\n}"
+        ),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}
+
+/// A type parameter that an impl binds to a backend stays on its type when a field holds
+/// it (not only `PhantomData` of it), and one that only marks the type stays when no impl
+/// binds a backend there.
+#[test]
+fn parameters_that_hold_values_or_mark_no_backend_stay() {
+    let text = "use burn::prelude::*;\nuse std::marker::PhantomData;\n\npub struct Holder<T> {\n    pub value: T,\n}\n\nimpl<B: Backend> Holder<B> {\n    pub fn zeros(&self, device: &B::Device) -> Tensor<B, 1> {\n        Tensor::zeros([1], device)\n    }\n}\n\npub struct Tagged<T> {\n    _t: PhantomData<T>,\n}\n\nimpl<T: Clone> Tagged<T> {\n    pub fn new() -> Self {\n        Tagged { _t: PhantomData }\n    }\n}\n";
+    let (out, _) = port(text);
+    assert!(
+        out.contains("pub struct Holder<T> {\n    pub value: T,\n}"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "pub struct Tagged<T> {\n    _t: PhantomData<T>,\n}\n\nimpl<T: Clone> Tagged<T> {"
+        ),
+        "{out}"
+    );
+}

@@ -17,7 +17,8 @@ use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, Wrapper};
 use crate::rules::RuleSet;
 use crate::util::syntax::{
-    outermost_segment_name, path_as_ident, segment_name, segment_names, type_as_ident,
+    mentions_ident, outermost_segment_name, path_as_ident, segment_name, segment_names,
+    type_as_ident,
 };
 
 /// Burn's traits that a backend type parameter is bounded by.
@@ -65,8 +66,13 @@ pub struct FileNames {
 #[derive(Debug, Default)]
 pub struct Index {
     /// Burn 0.21 types whose first generic argument is the backend (the rule files'
-    /// `[api_lists] backend_first_types`, by name).
-    backend_first_types: HashSet<String>,
+    /// `[api_lists] backend_first_types`, by name), each with the number of arguments a 0.21
+    /// use of it writes at least: a shorter list is the 0.22 form, which a later pass reads
+    /// (`Batcher<I, O>`, whose `I` is no backend).
+    backend_first_types: HashMap<String, usize>,
+    /// Positions of a project type's parameters that an impl of it binds to a backend
+    /// parameter (`impl<B: Backend> X for Wrap<B>`: `("Wrap", 0)`).
+    bound_by_impls: HashSet<(String, usize)>,
     /// Burn 0.21 functions and methods that take a device argument (`[api_lists]
     /// device_taking`, by name).
     pub device_taking: HashSet<String>,
@@ -193,6 +199,11 @@ struct TypeParamFacts {
     /// Passed inside the item as generic argument `position` (lifetimes not counted) of a
     /// project item, by the item's name.
     project_arguments: Vec<(String, usize)>,
+    /// For a struct's or enum's parameter that its fields mention only inside
+    /// `PhantomData<..>` (or not at all): the item's name and the parameter's position
+    /// (lifetimes not counted). Such a parameter is a backend when the item's impls bind a
+    /// backend there (`impl<B: Backend> Batcher<..> for Wrap<B, I, O>`).
+    marker_position: Option<(String, usize)>,
 }
 
 /// A generic argument list written inside an item: `Model<B, T>`.
@@ -216,8 +227,12 @@ struct FileOwnerFacts {
 }
 
 struct OwnerFacts {
-    /// The item's name; `None` for impls, which matter only as the scope of their methods.
+    /// The item's name; `None` for impls, which matter as the scope of their methods and
+    /// for what they bind their self type's parameters to (`impl_self_args`).
     name: Option<String>,
+    /// For an impl, its self type's name and each of its non-lifetime arguments' names, when
+    /// a single name (`Wrap<B, I, O>`).
+    impl_self_args: Option<(String, Vec<Option<String>>)>,
     /// Its type parameter facts (in `FileOwnerFacts::params`).
     params: usize,
     /// Its non-lifetime generic parameters' names, when it has a parameter list.
@@ -299,6 +314,19 @@ pub struct BackendParam {
     pub autodiff: bool,
 }
 
+/// `[api_lists] backend_first_types` by name, each with the arguments a 0.21 use writes at
+/// least (from the 0.21 listing; one when the listing lacks the path).
+fn backend_first_types(rules: &RuleSet) -> HashMap<String, usize> {
+    let mut types = HashMap::new();
+    for path in rules.api_list_paths(|l| &l.backend_first_types) {
+        let name = path.rsplit("::").next().unwrap_or(path).to_string();
+        let required = crate::rules::framework::required_generic_args_0_21(path).unwrap_or(1);
+        let entry = types.entry(name).or_insert(required);
+        *entry = (*entry).min(required);
+    }
+    types
+}
+
 impl Index {
     /// The index of `files` (the workspace's, as a slice of files or of references to them:
     /// a file's id is its position).
@@ -307,7 +335,7 @@ impl Index {
             backends: rules.backends().cloned().collect(),
             wrappers: rules.backend_table().wrappers.clone(),
             backend_crates: rules.backend_table().crate_modules(),
-            backend_first_types: rules.api_list_names(|l| &l.backend_first_types),
+            backend_first_types: backend_first_types(rules),
             device_taking: rules.api_list_names(|l| &l.device_taking),
             ..Index::default()
         };
@@ -626,6 +654,8 @@ impl Index {
                 });
                 OwnerFacts {
                     name: item_name(node),
+                    impl_self_args: ast::Impl::cast(node.clone())
+                        .and_then(|imp| self_type_args(&imp)),
                     params: params_of(owner),
                     generic_params: owner.generic_param_list().map(|list| {
                         list.generic_params()
@@ -654,6 +684,14 @@ impl Index {
         let mut by_owner: HashMap<(String, String), Vec<usize>> = HashMap::new();
         for (owners, table) in items.owners.iter().zip(owner_facts) {
             for (owner, facts) in owners.iter().zip(&table.owners) {
+                if let Some((self_type, args)) = &facts.impl_self_args {
+                    let backend_params = self.backend_params_among(&table.params[facts.params]);
+                    for (position, arg) in args.iter().enumerate() {
+                        if is_backend_name(arg.as_deref(), &backend_params) {
+                            self.bound_by_impls.insert((self_type.clone(), position));
+                        }
+                    }
+                }
                 let Some(name) = &facts.name else {
                     continue;
                 };
@@ -746,6 +784,8 @@ impl Index {
                 p.bounded
                     || p.burn_backend_argument
                     || p.project_arguments.iter().any(at_backend_position)
+                    || (p.marker_position.as_ref())
+                        .is_some_and(|at| self.bound_by_impls.contains(at))
             })
             .map(|p| BackendParam {
                 name: p.name.clone(),
@@ -769,8 +809,12 @@ impl Index {
             .unwrap_or_default();
         // The item's argument lists, read when an unbounded parameter needs them.
         let mut argument_lists: Option<Vec<ArgumentList>> = None;
+        let adt = ast::Adt::cast(owner.syntax().clone());
         let mut out = Vec::new();
-        for param in list.generic_params() {
+        let positioned = list
+            .generic_params()
+            .filter(|p| !matches!(p, ast::GenericParam::LifetimeParam(_)));
+        for (position, param) in positioned.enumerate() {
             let ast::GenericParam::TypeParam(tp) = param else {
                 continue;
             };
@@ -787,6 +831,10 @@ impl Index {
                 autodiff: bounds.iter().any(|b| self.is_autodiff_bound(file, b)),
                 burn_backend_argument: false,
                 project_arguments: Vec::new(),
+                marker_position: adt
+                    .as_ref()
+                    .filter(|adt| marks_only(adt, &name))
+                    .and_then(|adt| Some((adt.name()?.text().to_string(), position))),
                 name,
             };
             if !facts.bounded {
@@ -797,7 +845,8 @@ impl Index {
                     match &list.burn_owner {
                         Some(burn) => {
                             facts.burn_backend_argument |= (self.backend_first_types)
-                                .contains(burn.as_str())
+                                .get(burn.as_str())
+                                .is_some_and(|required| list.args.len() >= *required)
                                 && list.args.first().is_some_and(is_name)
                         }
                         None => facts.project_arguments.extend(
@@ -1296,6 +1345,51 @@ fn keep_common<K: std::hash::Hash + Eq>(
 
 /// The type a function's `impl` block is for (`impl<B> Model<B> { fn new(..) }`: `Model`);
 /// `None` for a free function or a trait's.
+/// An impl's self type's name and its non-lifetime generic arguments, each when a single
+/// name: `impl<B: Backend> X for Wrap<B, u8>` gives `("Wrap", [Some("B"), Some("u8")])`.
+fn self_type_args(imp: &ast::Impl) -> Option<(String, Vec<Option<String>>)> {
+    let ast::Type::PathType(ty) = imp.self_ty()? else {
+        return None;
+    };
+    let segment = ty.path()?.segment()?;
+    let args = segment
+        .generic_arg_list()?
+        .generic_args()
+        .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
+        .map(|a| match a {
+            ast::GenericArg::TypeArg(t) => t.ty().as_ref().and_then(type_as_ident),
+            _ => None,
+        })
+        .collect();
+    Some((segment.name_ref()?.text().to_string(), args))
+}
+
+/// Whether the struct's or enum's fields mention the parameter `name` only inside
+/// `PhantomData<..>`, or not at all: it marks the type and holds nothing.
+fn marks_only(adt: &ast::Adt, name: &str) -> bool {
+    let field_lists: Vec<ast::FieldList> = match adt {
+        ast::Adt::Struct(s) => s.field_list().into_iter().collect(),
+        ast::Adt::Enum(e) => (e.variant_list().into_iter())
+            .flat_map(|list| list.variants())
+            .filter_map(|v| v.field_list())
+            .collect(),
+        ast::Adt::Union(u) => u
+            .record_field_list()
+            .map(ast::FieldList::RecordFieldList)
+            .into_iter()
+            .collect(),
+    };
+    let types = field_lists.into_iter().flat_map(|list| match list {
+        ast::FieldList::RecordFieldList(fields) => {
+            fields.fields().filter_map(|f| f.ty()).collect::<Vec<_>>()
+        }
+        ast::FieldList::TupleFieldList(fields) => fields.fields().filter_map(|f| f.ty()).collect(),
+    });
+    types
+        .filter(|ty| phantom_argument(ty).is_none())
+        .all(|ty| !mentions_ident(ty.syntax(), name))
+}
+
 fn impl_self_type_name(function: &SyntaxNode) -> Option<String> {
     let imp = function
         .parent()

@@ -20,6 +20,55 @@ pub fn public_api_lines(version: &str) -> Option<&'static str> {
     }
 }
 
+/// How many generic arguments a use of the Burn 0.21 item at `path` writes at least: its
+/// type and const parameters that have no default (`Tensor<B, const D: usize, K = Float>`:
+/// 2). A shorter argument list is not 0.21 code (`Batcher<I, O>` is already 0.22's
+/// `Batcher`). `None` for a path the 0.21 listing does not have.
+pub fn required_generic_args_0_21(path: &str) -> Option<usize> {
+    let line = BURN_0_21_API.lines().find(|line| {
+        line.strip_prefix(path)
+            .is_some_and(|rest| rest.starts_with(' '))
+    })?;
+    // `path kind <params>...`: the parameters follow the kind word, when there are any.
+    let after_kind = line[path.len() + 1..]
+        .split_once(' ')
+        .map_or("", |(_, rest)| rest);
+    let Some(params) = after_kind.strip_prefix('<') else {
+        return Some(0);
+    };
+    let (mut depth, mut count, mut current) = (0usize, 0usize, String::new());
+    let mut count_param = |param: &str| {
+        let param = param.trim();
+        let has_default = param.contains(" = ") && !param.contains(':')
+            || param.split_once(':').is_some_and(|(_, bound)| {
+                // `K = Float` or `const N: usize = 1`; a bound's `Elem = f32` sits inside `<..>`.
+                bound
+                    .rsplit_once('>')
+                    .map_or(bound, |(_, tail)| tail)
+                    .contains(" = ")
+            });
+        if !param.is_empty() && !param.starts_with('\'') && !has_default {
+            count += 1;
+        }
+    };
+    for c in params.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' if depth == 0 => break,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                count_param(&current);
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    count_param(&current);
+    Some(count)
+}
+
 /// Every public item path of a release (`burn::tensor::Tensor`, `burn::nn::Linear::forward`);
 /// empty for a version that is not pinned.
 pub fn public_api(version: &str) -> std::collections::BTreeSet<String> {
@@ -303,5 +352,20 @@ mod feature_map_tests {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod api_listing_tests {
+    use super::*;
+
+    #[test]
+    fn required_generic_args_are_read_from_the_0_21_listing() {
+        // `<B, const D: usize, K = Float> where ..`, `<B: Backend, I, O>`, `<B: Backend>`.
+        assert_eq!(required_generic_args_0_21("burn::tensor::Tensor"), Some(2));
+        let batcher = "burn::data::dataloader::batcher::Batcher";
+        assert_eq!(required_generic_args_0_21(batcher), Some(3));
+        assert_eq!(required_generic_args_0_21("burn::nn::Linear"), Some(1));
+        assert_eq!(required_generic_args_0_21("burn::nn::NoSuchThing"), None);
     }
 }

@@ -493,10 +493,17 @@ impl RuleSet {
         &self,
         list: impl Fn(&ApiLists) -> &Vec<String>,
     ) -> std::collections::HashSet<String> {
-        (self.rules.values())
-            .flat_map(|r| list(&r.api_lists))
+        (self.api_list_paths(list))
             .map(|path| path.rsplit("::").next().unwrap_or(path).to_string())
             .collect()
+    }
+
+    /// The Burn 0.21 paths of an API list, from every rule that has one.
+    pub fn api_list_paths<'a>(
+        &'a self,
+        list: impl Fn(&ApiLists) -> &Vec<String> + 'a,
+    ) -> impl Iterator<Item = &'a String> + 'a {
+        self.rules.values().flat_map(move |r| list(&r.api_lists))
     }
 
     /// Cargo features to add where the code needs them.
