@@ -691,3 +691,26 @@ fn parameters_that_hold_values_or_mark_no_backend_stay() {
         "{out}"
     );
 }
+
+/// An alias over a `cfg`-chosen alias is described by every branch, not by the one its
+/// resolution happened to find.
+#[test]
+fn an_alias_over_cfg_branches_is_described_per_branch() {
+    let text = "use burn::backend::Autodiff;\n\n#[cfg(feature = \"gpu\")]\npub type Inference = burn::backend::Wgpu;\n#[cfg(not(feature = \"gpu\"))]\npub type Inference = burn::backend::NdArray;\n\npub type Train = Autodiff<Inference>;\n";
+    let rules = RuleSet::embedded().unwrap();
+    let outcome = migrate_text(text, &rules).unwrap();
+    let train = (outcome.changes.iter())
+        .find(|c| {
+            c.rule == RuleKey::Builtin(RuleId::BackendTypeAlias) && c.message.contains("`Train`")
+        })
+        .expect("a finding for Train");
+    assert!(
+        train.message.contains(
+            "#[cfg(feature = \"gpu\")] `Device::wgpu(DeviceKind::DefaultDevice).autodiff()`"
+        ) && train
+            .message
+            .contains("#[cfg(not(feature = \"gpu\"))] `Device::flex().autodiff()`"),
+        "{}",
+        train.message
+    );
+}

@@ -398,6 +398,7 @@ impl Index {
             })
             .collect();
         index.collect_aliases(&items);
+        index.inherit_alias_branches(&items);
         // What each item's type parameters are bounded by and passed to: all the syntax the
         // rounds below need, read once and in parallel.
         let owner_facts: Vec<FileOwnerFacts> = (files.par_iter().zip(&item_ranges))
@@ -477,6 +478,77 @@ impl Index {
             };
             self.alias_branches.insert(name, with_cfg);
         }
+    }
+
+    /// An alias defined once, without `cfg`, over a branched alias (`type Train =
+    /// Autodiff<MyBackend>;`) has that alias's branches: under each branch's condition it is
+    /// what its type resolves to with the inner alias at that branch's backend. Chains of such
+    /// aliases inherit them in turn. Runs after `collect_aliases`, whose per-file aliases the
+    /// resolution reads.
+    fn inherit_alias_branches(&mut self, items: &FileItems) {
+        let mut definitions: HashMap<String, Vec<(usize, ast::TypeAlias)>> = HashMap::new();
+        for (file, alias) in items.of::<ast::TypeAlias>() {
+            if let Some(name) = alias.name() {
+                definitions
+                    .entry(name.text().to_string())
+                    .or_default()
+                    .push((file, alias));
+            }
+        }
+        loop {
+            let mut inherited = Vec::new();
+            for (name, defs) in &definitions {
+                let [(file, alias)] = defs.as_slice() else {
+                    continue;
+                };
+                let conditional =
+                    (alias.attrs()).any(|a| a.syntax().text().to_string().starts_with("#[cfg("));
+                let Some(ty) = alias.ty() else { continue };
+                if conditional || self.alias_branches.contains_key(name) {
+                    continue;
+                }
+                let mut named = (ty.syntax().descendants())
+                    .filter_map(ast::NameRef::cast)
+                    .map(|n| n.text().to_string())
+                    .filter(|n| self.alias_branches.contains_key(n))
+                    .collect::<HashSet<String>>()
+                    .into_iter();
+                let (Some(inner), None) = (named.next(), named.next()) else {
+                    continue;
+                };
+                let branches: Option<Vec<(String, BackendSpec)>> = self.alias_branches[&inner]
+                    .clone()
+                    .into_iter()
+                    .map(|(cfg, spec)| Some((cfg, self.resolve_with(*file, &ty, &inner, spec)?)))
+                    .collect();
+                if let Some(branches) = branches {
+                    inherited.push((name.clone(), branches));
+                }
+            }
+            if inherited.is_empty() {
+                break;
+            }
+            self.alias_branches.extend(inherited);
+        }
+    }
+
+    /// `ty` in file `file` resolved with the alias `name` standing for `spec` there.
+    fn resolve_with(
+        &mut self,
+        file: usize,
+        ty: &ast::Type,
+        name: &str,
+        spec: BackendSpec,
+    ) -> Option<BackendSpec> {
+        let aliases = self.file_aliases.get_mut(file)?;
+        let before = aliases.insert(name.to_string(), spec);
+        let resolved = self.resolve_backend_type(file, ty);
+        let aliases = &mut self.file_aliases[file];
+        match before {
+            Some(before) => aliases.insert(name.to_string(), before),
+            None => aliases.remove(name),
+        };
+        resolved
     }
 
     /// Finds the backend traits that only mark a backend (see `marker_traits`).

@@ -33,6 +33,12 @@ pub fn run(ctx: &mut FileCtx) {
                 "backend alias `{}` wraps a backend, which a `Device` value picks in Burn 0.22",
                 name.text()
             )
+        } else if let Some(branches) = inherited_branches(ctx, &alias, name.text()) {
+            // Defined once over an alias chosen by `cfg`: each branch has its own device.
+            format!(
+                "backend alias `{}` is replaced by a device per `cfg` branch: {branches}",
+                name.text()
+            )
         } else {
             let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {
                 continue;
@@ -49,4 +55,17 @@ pub fn run(ctx: &mut FileCtx) {
             message,
         ));
     }
+}
+
+/// The devices of an alias without its own `cfg` that inherits the branches of a `cfg`-chosen
+/// alias it names (`Index::alias_branches`), each after its condition.
+fn inherited_branches(ctx: &FileCtx, alias: &ast::TypeAlias, name: &str) -> Option<String> {
+    let own_cfg =
+        (ast::HasAttrs::attrs(alias)).any(|a| a.syntax().text().to_string().starts_with("#[cfg("));
+    let branches = ctx.index.alias_branches.get(name).filter(|_| !own_cfg)?;
+    let devices: Vec<String> = branches
+        .iter()
+        .map(|(cfg, spec)| format!("{cfg} `{}`", device_expression(ctx.index, spec)))
+        .collect();
+    Some(devices.join(", "))
 }
