@@ -903,9 +903,11 @@ impl Index {
                 autodiff: bounds.iter().any(|b| self.is_autodiff_bound(file, b)),
                 burn_backend_argument: false,
                 project_arguments: Vec::new(),
+                // A parameter with a default (`C = NoCheckpointing`) configures the type;
+                // it is not the backend.
                 marker_position: adt
                     .as_ref()
-                    .filter(|adt| marks_only(adt, &name))
+                    .filter(|adt| tp.default_type().is_none() && marks_only(adt, &name))
                     .and_then(|adt| Some((adt.name()?.text().to_string(), position))),
                 name,
             };
