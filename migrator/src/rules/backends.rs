@@ -94,6 +94,41 @@ impl Backend {
     }
 }
 
+/// A backend of the table, by its place there: what the index's facts and the device edits
+/// name a backend by. `Backends` gives the entry; a key is only made by looking one up, so it
+/// always names an entry of the table it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BackendKey(usize);
+
+/// The table's backends in table order, each reached by its `BackendKey`.
+#[derive(Debug, Clone, Default)]
+pub struct Backends(Vec<Backend>);
+
+impl Backends {
+    pub fn iter(&self) -> std::slice::Iter<'_, Backend> {
+        self.0.iter()
+    }
+
+    /// The key of the first backend, in table order, that `matches`.
+    pub fn find_key(&self, matches: impl FnMut(&Backend) -> bool) -> Option<BackendKey> {
+        self.0.iter().position(matches).map(BackendKey)
+    }
+}
+
+impl FromIterator<Backend> for Backends {
+    fn from_iter<I: IntoIterator<Item = Backend>>(backends: I) -> Self {
+        Backends(backends.into_iter().collect())
+    }
+}
+
+impl std::ops::Index<BackendKey> for Backends {
+    type Output = Backend;
+
+    fn index(&self, key: BackendKey) -> &Backend {
+        &self.0[key.0]
+    }
+}
+
 /// How a device is probed: the probe program (`framework/burn-0.22`) runs `device`, built with
 /// `feature`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -470,7 +470,7 @@ pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
 
 /// The 0.22 device expression for a resolved backend.
 pub fn device_expression(index: &Index, spec: &BackendSpec) -> String {
-    let mut expr = index.backends[spec.entry].device.clone();
+    let mut expr = index.backends[spec.backend].device.clone();
     if spec.autodiff {
         expr.push_str(".autodiff()");
     }
