@@ -12,6 +12,7 @@
 
 pub mod backends;
 pub mod data_words;
+pub mod device_expr;
 pub mod framework;
 mod registry;
 
