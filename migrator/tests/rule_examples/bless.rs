@@ -67,8 +67,20 @@ pub fn bless_file(path: &Path, index: usize, blessing: &Blessing) -> Result<(), 
     let blessed = bless_text(&text, index, blessing)
         .map_err(|e| format!("cannot bless {}: {e}", path.display()))?;
     if blessed != text {
-        std::fs::write(path, blessed)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // Through a new file renamed over the old: the tests that read every rule file while
+        // others are blessed see the old text or the new, never half of one.
+        let cannot = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut new = tempfile::NamedTempFile::new_in(dir).map_err(|e| cannot(&e))?;
+        // A temporary file is made private; the rule file keeps its own mode.
+        let mode = std::fs::metadata(path)
+            .map_err(|e| cannot(&e))?
+            .permissions();
+        new.as_file()
+            .set_permissions(mode)
+            .map_err(|e| cannot(&e))?;
+        std::io::Write::write_all(&mut new, blessed.as_bytes()).map_err(|e| cannot(&e))?;
+        new.persist(path).map_err(|e| cannot(&e))?;
     }
     Ok(())
 }

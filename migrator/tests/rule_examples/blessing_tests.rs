@@ -53,24 +53,27 @@ fn wrong_lines_of_a_manual_rule_are_restored(rules: &RuleSet) -> Result<(), Fail
     bless_a_wrong_copy(rules, "reinitializer", "lines = [1, 5]", "lines = [1, 4]")
 }
 
-/// Copies rule `id`'s file with the first `right` made `wrong`, blesses the copy's examples
-/// as `BLESS=1` would, and expects the file back byte for byte; blessing it again must find
-/// nothing to write.
+/// Copies rule `id`'s file, blesses the copy to have the file as the port makes it (the
+/// rule file itself, unless this very run blesses it), makes the first `right` in it
+/// `wrong`, and expects blessing to give that text back byte for byte; blessing it again
+/// must find nothing to write.
 fn bless_a_wrong_copy(rules: &RuleSet, id: &str, right: &str, wrong: &str) -> Result<(), Failed> {
-    let original = std::fs::read_to_string(bless::rule_file(id))?;
-    let spoiled = original.replacen(right, wrong, 1);
-    if spoiled == original {
-        return Err(format!("the test needs `{right}` in rules/{id}.toml").into());
-    }
     let dir = tempfile::tempdir()?;
     let copy = dir.path().join(format!("{id}.toml"));
+    std::fs::copy(bless::rule_file(id), &copy)?;
+    bless_every_example(rules, &copy)?;
+    let ported = std::fs::read_to_string(&copy)?;
+    let spoiled = ported.replacen(right, wrong, 1);
+    if spoiled == ported {
+        return Err(format!("the test needs `{right}` in rules/{id}.toml").into());
+    }
     std::fs::write(&copy, &spoiled)?;
 
     if bless_every_example(rules, &copy)? == 0 {
         return Err("the wrong copy passed its checks".into());
     }
     let blessed = std::fs::read_to_string(&copy)?;
-    if blessed != original {
+    if blessed != ported {
         return Err(format!("blessing did not restore rules/{id}.toml:\n{blessed}").into());
     }
     match bless_every_example(rules, &copy)? {
