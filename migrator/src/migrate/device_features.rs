@@ -27,17 +27,17 @@ pub fn findings(report: &mut Report, rules: &RuleSet, workspace: &Workspace) {
         .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
     for backend in rules.backends() {
-        let constructor = backend.device.split('(').next().unwrap_or_default();
+        let constructor = backend.device.callee();
         // In ported code too: `--check` keeps saying so until the feature is on.
         let used = report
             .files
             .iter()
-            .any(|f| f.migrated.contains(constructor));
+            .any(|f| f.migrated.contains(&constructor));
         let enabled = manifests
             .iter()
             .any(|(doc, burn)| manifest::enables_burn_feature(doc, &backend.feature, burn));
         if used && !enabled && !missing.iter().any(|(f, _)| *f == backend.feature) {
-            missing.push((backend.feature.clone(), constructor.to_string()));
+            missing.push((backend.feature.clone(), constructor));
         }
     }
     let Some(target) = report

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::migrate::crate_names::{CrateNames, DeclaredAliases};
 use crate::migrate::source::SourceFile;
-use crate::rules::backends::{Backend, Wrapper};
+use crate::rules::backends::{Backend, BackendKey, Backends, Wrapper};
 use crate::rules::RuleSet;
 use crate::util::syntax::{
     mentions_ident, outermost_segment_name, path_as_ident, segment_name, segment_names,
@@ -28,8 +28,8 @@ const BURN_AUTODIFF_TRAITS: &[&str] = &["AutodiffBackend"];
 /// A resolved 0.21 backend selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BackendSpec {
-    /// Index into `Index::backends`.
-    pub entry: usize,
+    /// The backend in `Index::backends`.
+    pub backend: BackendKey,
     pub autodiff: bool,
     pub checkpointing: bool,
 }
@@ -112,7 +112,7 @@ pub struct Index {
     pub owned_device_params: HashMap<(String, String), Vec<usize>>,
     pub files: Vec<FileNames>,
     /// The backend table's backends and wrappers (`Autodiff`, `Fusion`).
-    pub backends: Vec<Backend>,
+    pub backends: Backends,
     pub wrappers: Vec<Wrapper>,
     /// Burn's backend crates as path segments (`burn_ndarray`), whose items user code may
     /// import directly.
@@ -1122,12 +1122,11 @@ impl Index {
         }
         match burn_name.as_deref() {
             Some(name) => {
-                let entry = self
+                let backend = self
                     .backends
-                    .iter()
-                    .position(|b| b.types.iter().any(|t| t == name))?;
+                    .find_key(|b| b.types.iter().any(|t| t == name))?;
                 Some(BackendSpec {
-                    entry,
+                    backend,
                     autodiff: false,
                     checkpointing: false,
                 })
@@ -1279,13 +1278,12 @@ impl Index {
     /// The device-table entry of a device type name (`NdArrayDevice`, `WgpuDevice`, ...).
     /// Several backends share a device type (`WgpuDevice` serves `Wgpu`, `Vulkan`, `Metal`,
     /// `WebGpu`); without other context the one it is named after wins.
-    pub fn backend_of_device_type(&self, name: &str) -> Option<usize> {
+    pub fn backend_of_device_type(&self, name: &str) -> Option<BackendKey> {
         let serves = |b: &Backend| b.device_types.iter().any(|t| t == name);
         let named_after = |b: &Backend| b.types.iter().any(|t| format!("{t}Device") == name);
         self.backends
-            .iter()
-            .position(|b| serves(b) && named_after(b))
-            .or_else(|| self.backends.iter().position(serves))
+            .find_key(|b| serves(b) && named_after(b))
+            .or_else(|| self.backends.find_key(serves))
     }
 }
 

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use crate::error::Error;
+use crate::rules::device_expr::DeviceExpr;
 use crate::rules::registry::{RuleId, RuleKey};
 
 /// Where the table is, relative to the repository root (for error messages).
@@ -44,27 +45,27 @@ pub struct Backend {
     pub rule: RuleKey,
     /// The backend's own 0.22 default device, when 0.22 has one (`Device::ndarray()`).
     #[serde(default, rename = "device")]
-    own_device: Option<String>,
+    own_device: Option<DeviceExpr>,
     /// The Cargo feature of `burn` that provides `own_device`.
     #[serde(default, rename = "feature")]
     own_feature: Option<String>,
     /// The 0.22 expression for the backend's default device: its own device, or the one
-    /// `goes_to` chose (set by the loader and by `choose`).
+    /// `goes_to` chose (set by the loader and by `choose`; empty until then).
     #[serde(skip)]
-    pub device: String,
+    pub device: DeviceExpr,
     /// The Cargo feature of `burn` that `device` needs.
     #[serde(skip)]
     pub feature: String,
     /// Template for a device variant: `{variant}` is the text after `DeviceType::`
     /// (`DiscreteGpu(0)`).
     #[serde(default)]
-    pub device_variant: Option<String>,
+    pub device_variant: Option<DeviceExpr>,
     /// Template for `DeviceType::new(..)`: `{args}` are its arguments.
     #[serde(default)]
-    pub device_new: Option<String>,
+    pub device_new: Option<DeviceExpr>,
     /// Per-variant replacements, checked before `device_variant` (`Cuda = "Device::cuda({args})"`).
     #[serde(default)]
-    pub variants: BTreeMap<String, String>,
+    pub variants: BTreeMap<String, DeviceExpr>,
     /// The device keeps tensors in CubeCL's memory pools (`memory_pool_usage()` answers).
     #[serde(default)]
     pub memory_pools: bool,
@@ -85,12 +86,47 @@ pub struct Backend {
 impl Backend {
     /// The name of the backend's own 0.22 constructor (`ndarray` for `Device::ndarray()`).
     pub fn own_constructor(&self) -> Option<&str> {
-        self.own_device.as_deref().and_then(constructor_name)
+        Some(self.own_device.as_ref()?.constructor.as_str())
     }
 
     /// The backend's own 0.22 device and its feature, when 0.22 has one.
-    pub fn own_device(&self) -> Option<(&str, &str)> {
-        Some((self.own_device.as_deref()?, self.own_feature.as_deref()?))
+    pub fn own_device(&self) -> Option<(&DeviceExpr, &str)> {
+        Some((self.own_device.as_ref()?, self.own_feature.as_deref()?))
+    }
+}
+
+/// A backend of the table, by its place there: what the index's facts and the device edits
+/// name a backend by. `Backends` gives the entry; a key is only made by looking one up, so it
+/// always names an entry of the table it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BackendKey(usize);
+
+/// The table's backends in table order, each reached by its `BackendKey`.
+#[derive(Debug, Clone, Default)]
+pub struct Backends(Vec<Backend>);
+
+impl Backends {
+    pub fn iter(&self) -> std::slice::Iter<'_, Backend> {
+        self.0.iter()
+    }
+
+    /// The key of the first backend, in table order, that `matches`.
+    pub fn find_key(&self, matches: impl FnMut(&Backend) -> bool) -> Option<BackendKey> {
+        self.0.iter().position(matches).map(BackendKey)
+    }
+}
+
+impl FromIterator<Backend> for Backends {
+    fn from_iter<I: IntoIterator<Item = Backend>>(backends: I) -> Self {
+        Backends(backends.into_iter().collect())
+    }
+}
+
+impl std::ops::Index<BackendKey> for Backends {
+    type Output = Backend;
+
+    fn index(&self, key: BackendKey) -> &Backend {
+        &self.0[key.0]
     }
 }
 
@@ -158,12 +194,6 @@ pub struct Policy {
     pub choices: Vec<String>,
 }
 
-/// `ndarray` for `Device::ndarray()`, `wgpu` for `Device::wgpu(DeviceKind::DefaultDevice)`.
-pub fn constructor_name(device: &str) -> Option<&str> {
-    let name = device.strip_prefix("Device::")?.split('(').next()?;
-    (!name.is_empty()).then_some(name)
-}
-
 fn invalid(message: String) -> Error {
     Error::Rule {
         path: PathBuf::from(TABLE_PATH),
@@ -225,11 +255,7 @@ impl BackendTable {
             let name = &backend.types[0];
             match (&backend.own_device, &backend.own_feature) {
                 (Some(device), Some(_)) => {
-                    let Some(constructor) = constructor_name(device) else {
-                        return Err(invalid(format!(
-                            "`{name}`: device `{device}` is not a `Device::<constructor>(..)` call"
-                        )));
-                    };
+                    let constructor = &device.constructor;
                     if !owners.insert(constructor) {
                         return Err(invalid(format!(
                             "`{name}`: constructor `Device::{constructor}` belongs to another entry too; each 0.22 device has one entry"
@@ -411,7 +437,7 @@ impl BackendTable {
             let (device, feature) = port.ok_or_else(|| {
                 Error::Internal(format!("backend `{}` has no 0.22 device", backend.types[0]))
             })?;
-            ports.push((device.to_string(), feature.to_string()));
+            ports.push((device.clone(), feature.to_string()));
         }
         for (backend, (device, feature)) in self.backends.iter_mut().zip(ports) {
             backend.device = device;
@@ -445,13 +471,10 @@ feature = "flex"
         let table = BackendTable::embedded().unwrap();
         for backend in &table.backends {
             assert!(
-                constructor_name(&backend.device).is_some(),
+                table.owner(&backend.device.constructor).is_some(),
                 "{:?}",
                 backend.types
             );
-            assert!(table
-                .owner(constructor_name(&backend.device).unwrap())
-                .is_some());
         }
         assert!(table.policies().iter().all(|p| !p.choices.is_empty()));
     }
@@ -471,6 +494,12 @@ feature = "flex"
             error.to_string().contains("`Flex` has two entries"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_device_that_is_no_constructor_call_is_an_error() {
+        let error = BackendTable::parse(&one().replace("Device::flex()", "flex()")).unwrap_err();
+        assert!(error.to_string().contains("device `flex()`"), "{error}");
     }
 
     #[test]
@@ -504,7 +533,7 @@ goes_to = { choices = ["nowhere"] }
         assert!(error.to_string().contains("`nowhere`"), "{error}");
         let table =
             BackendTable::parse(&format!("{}{}", one(), old.replace("nowhere", "flex"))).unwrap();
-        assert_eq!(table.backends[1].device, "Device::flex()");
+        assert_eq!(table.backends[1].device.to_string(), "Device::flex()");
         assert_eq!(table.backends[1].feature, "flex");
     }
 
@@ -520,7 +549,7 @@ goes_to = { choices = ["nowhere"] }
             .iter()
             .find(|b| b.types == policy.types)
             .unwrap();
-        assert_eq!(constructor_name(&ported.device), Some(last.as_str()));
+        assert_eq!(ported.device.constructor, last);
         let wrong = BTreeMap::from([(policy.flag, "no-such-device".to_string())]);
         assert!(table.choose(&wrong).is_err());
     }

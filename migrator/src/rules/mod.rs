@@ -12,6 +12,7 @@
 
 pub mod backends;
 pub mod data_words;
+pub mod device_expr;
 pub mod framework;
 mod registry;
 
@@ -68,6 +69,13 @@ pub struct Example {
     /// Burn features the example needs beyond the CPU baseline (`wgpu`, `cuda`, `tch`, ...).
     #[serde(default)]
     pub needs: Vec<String>,
+    /// Every rule the port reports or edits on `before`, this example's own rule among them,
+    /// when the example names them: `after` spells out what all of them make, so naming them
+    /// says which rules' output the example holds (a change to `backend-generic-param` is a
+    /// change to every example that names it), and the test fails when another rule starts or
+    /// stops firing on it. Absent, only the example's own rule must fire.
+    #[serde(default)]
+    pub rules: Option<Vec<String>>,
 }
 
 impl Example {

@@ -12,6 +12,7 @@ use crate::edit::Change;
 use crate::migrate::crate_names::CrateNames;
 use crate::migrate::index::{BackendParam, BackendSpec, Index};
 use crate::migrate::source::{CodeTarget, SourceFile};
+use crate::rules::device_expr::DeviceExpr;
 use crate::rules::{RuleKey, RuleSet};
 use crate::util::kinds_walk::descendants_of_kinds;
 
@@ -469,13 +470,10 @@ pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
 }
 
 /// The 0.22 device expression for a resolved backend.
-pub fn device_expression(index: &Index, spec: &BackendSpec) -> String {
-    let mut expr = index.backends[spec.entry].device.clone();
-    if spec.autodiff {
-        expr.push_str(".autodiff()");
+pub fn device_expression(index: &Index, spec: &BackendSpec) -> DeviceExpr {
+    DeviceExpr {
+        autodiff: spec.autodiff,
+        checkpointing: spec.checkpointing,
+        ..index.backends[spec.backend].device.clone()
     }
-    if spec.checkpointing {
-        expr.push_str(".gradient_checkpointing()");
-    }
-    expr
 }

@@ -12,7 +12,8 @@ use super::context::{device_expression, FileCtx};
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
-use crate::rules::backends::Backend;
+use crate::rules::backends::{Backend, BackendKey};
+use crate::rules::device_expr::DeviceExpr;
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{callee_name, segment_names};
 
@@ -48,8 +49,8 @@ pub const TRANSFORM: Transform = Transform {
 };
 
 pub fn run(ctx: &mut FileCtx) {
-    let first_new = ctx.changes.len();
-    // Device values by their type (`device_entry`) only where the file names one.
+    let (first_new, first_choice) = (ctx.changes.len(), ctx.device_choices.len());
+    // Device values by their type (`device_backend`) only where the file names one.
     if ctx.spells_a_device_type() {
         for node in ctx.listed_nodes() {
             if let Some(call) = ast::CallExpr::cast(node.clone()) {
@@ -81,19 +82,23 @@ pub fn run(ctx: &mut FileCtx) {
             }
         }
     }
-    report_constant_devices(ctx, first_new);
+    report_constant_devices(ctx, first_new, first_choice);
 }
 
 /// A 0.21 device could be a constant (`const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;`);
 /// `Device`'s constructors are not `const fn`, so the port of such an initializer does not
-/// compile: it is reported, with the form that does (a `LazyLock` static).
-fn report_constant_devices(ctx: &mut FileCtx, first_new: usize) {
+/// compile: it is reported, with the form that does (a `LazyLock` static). The changes and
+/// device choices this run made start at `first_new` and `first_choice`.
+fn report_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: usize) {
     let mut found = Vec::new();
+    let chosen = &ctx.device_choices[first_choice..];
     for change in &ctx.changes[first_new..] {
         let Some(replacement) = change.replacement() else {
             continue;
         };
-        if !replacement.contains("Device::") {
+        // An edit that wrote a device (or, for `cfg` branches, a block of them) is where the
+        // device table notes a choice.
+        if !chosen.iter().any(|choice| choice.range == change.range) {
             continue;
         }
         let Some(token) = ctx
@@ -129,15 +134,18 @@ fn report_constant_devices(ctx: &mut FileCtx, first_new: usize) {
     }
 }
 
-/// The device-table entry for a device type a path names (`NdArrayDevice`,
+/// The backend of a device type a path names (`NdArrayDevice`,
 /// `wgpu::WgpuDevice`). Several backends share `WgpuDevice`; the backend the surrounding
 /// function selects decides among them.
-fn device_entry(ctx: &FileCtx, path: &ast::Path, at: &SyntaxNode) -> Option<usize> {
+fn device_backend(ctx: &FileCtx, path: &ast::Path, at: &SyntaxNode) -> Option<BackendKey> {
     let name = ctx.index.burn_backend_name(ctx.file_id, path)?;
     let first = ctx.index.backend_of_device_type(&name)?;
     if let BodyBackend::One(spec) = body_backend(ctx, at) {
-        if ctx.index.backends[spec.entry].device_types.contains(&name) {
-            return Some(spec.entry);
+        if ctx.index.backends[spec.backend]
+            .device_types
+            .contains(&name)
+        {
+            return Some(spec.backend);
         }
     }
     Some(first)
@@ -152,7 +160,7 @@ fn explicit_device_call(ctx: &mut FileCtx, call: &ast::CallExpr) {
     let Some(qualifier) = path.qualifier() else {
         return;
     };
-    let Some(entry) = device_entry(ctx, &qualifier, call.syntax()) else {
+    let Some(key) = device_backend(ctx, &qualifier, call.syntax()) else {
         return;
     };
     let Some(last) = segment_names(&path).pop() else {
@@ -163,34 +171,34 @@ fn explicit_device_call(ctx: &mut FileCtx, call: &ast::CallExpr) {
         .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
         .unwrap_or_default();
     let inner_args = args.trim_start_matches('(').trim_end_matches(')');
-    let expr = device_for_variant(&ctx.index.backends[entry], &last, &args, inner_args);
-    replace_device(ctx, call.syntax(), entry, expr);
+    let expr = device_for_variant(&ctx.index.backends[key], &last, &args, inner_args);
+    replace_device(ctx, call.syntax(), key, expr);
 }
 
 /// `FlexDevice` (a unit struct) and unit variants such as `NdArrayDevice::Cpu`.
 fn explicit_device_path(ctx: &mut FileCtx, path_expr: &ast::PathExpr) {
     let Some(path) = path_expr.path() else { return };
-    if let Some(entry) = device_entry(ctx, &path, path_expr.syntax()) {
-        let expr = ctx.index.backends[entry].device.clone();
-        replace_device(ctx, path_expr.syntax(), entry, expr);
+    if let Some(key) = device_backend(ctx, &path, path_expr.syntax()) {
+        let expr = ctx.index.backends[key].device.clone();
+        replace_device(ctx, path_expr.syntax(), key, expr);
         return;
     }
     let Some(qualifier) = path.qualifier() else {
         return;
     };
-    let Some(entry) = device_entry(ctx, &qualifier, path_expr.syntax()) else {
+    let Some(key) = device_backend(ctx, &qualifier, path_expr.syntax()) else {
         return;
     };
     let Some(variant) = segment_names(&path).pop() else {
         return;
     };
-    let expr = device_for_variant(&ctx.index.backends[entry], &variant, "", "");
-    replace_device(ctx, path_expr.syntax(), entry, expr);
+    let expr = device_for_variant(&ctx.index.backends[key], &variant, "", "");
+    replace_device(ctx, path_expr.syntax(), key, expr);
 }
 
 /// The 0.22 expression for `DeviceType::<name><args>` (`args` with parentheses, `inner`
 /// without).
-fn device_for_variant(backend: &Backend, name: &str, args: &str, inner: &str) -> String {
+fn device_for_variant(backend: &Backend, name: &str, args: &str, inner: &str) -> DeviceExpr {
     // A variant (`CandleDevice::Metal(i)`) or the constructor named after it
     // (`CandleDevice::metal(i)`): the same device.
     let template = backend.variants.get(name).or_else(|| {
@@ -201,50 +209,50 @@ fn device_for_variant(backend: &Backend, name: &str, args: &str, inner: &str) ->
             .map(|(_, template)| template)
     });
     if let Some(template) = template {
-        return template.replace("{args}", inner);
+        return template.fill("{args}", inner);
     }
     match name {
         "default" => backend.device.clone(),
         "new" => match &backend.device_new {
-            Some(template) => template.replace("{args}", inner),
+            Some(template) => template.fill("{args}", inner),
             None => backend.device.clone(),
         },
         variant => match &backend.device_variant {
-            Some(template) => template.replace("{variant}", &format!("{variant}{args}")),
+            Some(template) => template.fill("{variant}", &format!("{variant}{args}")),
             None => backend.device.clone(),
         },
     }
 }
 
-fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, entry: usize, mut expr: String) {
-    let mut autodiff = false;
+fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, key: BackendKey, mut expr: DeviceExpr) {
     if let BodyBackend::One(spec) = site_backend(ctx, node) {
-        if spec.entry == entry && spec.autodiff {
-            expr.push_str(".autodiff()");
-            autodiff = true;
-            if spec.checkpointing {
-                expr.push_str(".gradient_checkpointing()");
-            }
+        if spec.backend == key && spec.autodiff {
+            expr.autodiff = true;
+            expr.checkpointing = spec.checkpointing;
         }
     }
     note_imports(ctx, &expr);
-    let backend = &ctx.index.backends[entry];
+    let backend = &ctx.index.backends[key];
     let rule = backend.rule;
-    record_choice(ctx, node, entry, autodiff, &expr, rule);
+    record_choice(ctx, node, key, &expr, rule);
     let message = format!("the device is `{expr}` in Burn 0.22");
-    ctx.push(Change::edit(node.text_range(), expr, rule, message));
+    ctx.push(Change::edit(
+        node.text_range(),
+        expr.to_string(),
+        rule,
+        message,
+    ));
 }
 
 /// Notes the choice for the report's device table.
 fn record_choice(
     ctx: &mut FileCtx,
     node: &SyntaxNode,
-    entry: usize,
-    autodiff: bool,
-    expr: &str,
+    key: BackendKey,
+    expr: &DeviceExpr,
     rule: RuleKey,
 ) {
-    let backend = &ctx.index.backends[entry];
+    let backend = &ctx.index.backends[key];
     let name = backend.types.first().cloned().unwrap_or_default();
     // The wrapper that differentiates (`Autodiff`), as the backend table names it.
     let autodiff_wrapper = ctx
@@ -256,7 +264,7 @@ fn record_choice(
     ctx.device_choices.push(super::context::DeviceChoice {
         range: node.text_range(),
         backend: match autodiff_wrapper {
-            Some(wrapper) if autodiff => format!("{wrapper}<{name}>"),
+            Some(wrapper) if expr.autodiff => format!("{wrapper}<{name}>"),
             _ => name,
         },
         value: ctx.file.slice(node.text_range()).to_string(),
@@ -268,22 +276,17 @@ fn record_choice(
 
 /// The Cargo feature a device expression needs: that of the backend whose constructor it
 /// calls (a LibTorch CUDA device became `Device::cuda(0)`, which needs `cuda`).
-fn feature_of(ctx: &FileCtx, expr: &str) -> Option<String> {
+fn feature_of(ctx: &FileCtx, expr: &DeviceExpr) -> Option<String> {
     ctx.index
         .backends
         .iter()
-        .find(|b| {
-            b.device
-                .split('(')
-                .next()
-                .is_some_and(|c| expr.starts_with(&format!("{c}(")))
-        })
+        .find(|b| b.device.constructor == expr.constructor)
         .map(|b| b.feature.clone())
 }
 
-fn note_imports(ctx: &mut FileCtx, expr: &str) {
+fn note_imports(ctx: &mut FileCtx, expr: &DeviceExpr) {
     ctx.need_import("burn::tensor::Device");
-    if expr.contains("DeviceKind::") {
+    if expr.names_device_kind() {
         ctx.need_import("burn::tensor::DeviceKind");
     }
 }
@@ -330,12 +333,12 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
         BodyBackend::One(spec) => {
             let expr = device_expression(ctx.index, &spec);
             note_imports(ctx, &expr);
-            record_choice(ctx, call.syntax(), spec.entry, spec.autodiff, &expr, RuleId::DefaultDevice.into());
+            record_choice(ctx, call.syntax(), spec.backend, &expr, RuleId::DefaultDevice.into());
             let message = format!(
                 "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
-                ctx.index.backends[spec.entry].types[0]
+                ctx.index.backends[spec.backend].types[0]
             );
-            ctx.push(Change::edit(call.syntax().text_range(), expr, RuleId::DefaultDevice, message));
+            ctx.push(Change::edit(call.syntax().text_range(), expr.to_string(), RuleId::DefaultDevice, message));
         }
         BodyBackend::Conflict => ctx.push(Change::manual(
             call.syntax().text_range(),
@@ -381,7 +384,7 @@ fn branch_alias(
     };
     let branches = ctx.index.alias_branches.get(*alias)?;
     let consistent = match backend {
-        BodyBackend::One(spec) => branches.iter().any(|(_, b)| b.entry == spec.entry),
+        BodyBackend::One(spec) => branches.iter().any(|(_, b)| b.backend == spec.backend),
         // Several backends reach the site: the branches are those backends.
         BodyBackend::Conflict => true,
         BodyBackend::None => false,
@@ -415,8 +418,7 @@ fn branch_devices(
         record_choice(
             ctx,
             call.syntax(),
-            spec.entry,
-            spec.autodiff,
+            spec.backend,
             &expr,
             RuleId::DefaultDevice.into(),
         );
@@ -561,11 +563,11 @@ fn site_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
     let Some(first) = specs.first() else {
         return body_backend(ctx, node);
     };
-    if specs.iter().any(|s| s.entry != first.entry) {
+    if specs.iter().any(|s| s.backend != first.backend) {
         return BodyBackend::Conflict;
     }
     BodyBackend::One(BackendSpec {
-        entry: first.entry,
+        backend: first.backend,
         autodiff: specs.iter().any(|s| s.autodiff),
         checkpointing: specs.iter().any(|s| s.checkpointing),
     })
@@ -580,11 +582,11 @@ fn body_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
     let Some(first) = specs.first() else {
         return BodyBackend::None;
     };
-    if specs.iter().any(|s| s.entry != first.entry) {
+    if specs.iter().any(|s| s.backend != first.backend) {
         return BodyBackend::Conflict;
     }
     BodyBackend::One(BackendSpec {
-        entry: first.entry,
+        backend: first.backend,
         autodiff: specs.iter().all(|s| s.autodiff),
         checkpointing: specs.iter().all(|s| s.checkpointing),
     })

@@ -11,7 +11,7 @@ use ra_ap_syntax::{AstNode, Edition, TextRange};
 
 use crate::error::Error;
 use crate::prove::probe::{self, Probe};
-use crate::rules::backends::{constructor_name, ProbeSpec};
+use crate::rules::backends::ProbeSpec;
 use crate::rules::RuleSet;
 use crate::util::syntax::segment_names;
 
@@ -41,9 +41,7 @@ pub fn constructors(rules: &RuleSet) -> BTreeMap<String, Constructor> {
         let Some((device, feature)) = backend.own_device() else {
             continue;
         };
-        let Some(name) = constructor_name(device) else {
-            continue;
-        };
+        let name = &device.constructor;
         out.insert(
             name.to_string(),
             Constructor {

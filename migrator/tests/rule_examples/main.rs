@@ -6,6 +6,10 @@
 //!   reported at the lines it names.
 //! - Without `after`: the rule must not fire. The migrator reports nothing and leaves the
 //!   text byte for byte.
+//! - With `rules = [..]`: the rules that report or edit anything on `before` are exactly those.
+//!
+//! `BLESS=1` writes the port into the rule file where `after`, `lines` or `rules` differ from
+//! it (`bless`), for review in `git diff`; failures no value can fix still fail.
 //!
 //! The checks over the whole rule set (every rule has an example, every emitted rule has a
 //! file, the guide is current, ...) are tests of their own, under `rules::`.
@@ -15,8 +19,12 @@ use std::sync::Arc;
 
 use burn_migrate::migrate::manifest::{self, FeatureRules};
 use burn_migrate::migrate::migrate_text;
-use burn_migrate::rules::{Applicability, Category, Example, Rule, RuleSet};
+use burn_migrate::rules::{Applicability, Category, Example, Rule, RuleKey, RuleSet};
 use libtest_mimic::{Arguments, Failed, Trial};
+
+mod bless;
+mod blessing_tests;
+use bless::Blessing;
 
 /// A check over the whole rule set.
 type SetCheck = fn(&RuleSet) -> Result<(), Failed>;
@@ -29,21 +37,16 @@ fn main() {
         for (i, example) in rule.examples.iter().enumerate() {
             let name = format!("{}::{}", rule.id, example.name(i));
             let (rules, id) = (Arc::clone(&rules), rule.id.clone());
-            let check: fn(&RuleSet, &Rule, &Example) -> Result<(), Failed> =
-                match (rule.category, rule.applicability) {
-                    // Manual Cargo findings need the whole workspace (which devices the code
-                    // uses); fixtures and CLI tests cover them.
-                    (Category::Cargo, Applicability::Manual) => continue,
-                    (Category::Cargo, _) => check_manifest_example,
-                    _ => check_rust_example,
-                };
+            let Some(check) = example_check(rule) else {
+                continue;
+            };
             trials.push(Trial::test(name, move || {
                 let rule = rules.get(&id).expect("the rule is in the set");
-                check(&rules, rule, &rule.examples[i])
+                check(&rules, rule, i)?.settle(rule, i)
             }));
         }
     }
-    let set_checks: [(&str, SetCheck); 7] = [
+    let set_checks: [(&str, SetCheck); 8] = [
         (
             "every_rule_has_an_example_and_every_emitted_rule_has_a_file",
             every_rule_has_an_example_and_every_emitted_rule_has_a_file,
@@ -65,6 +68,10 @@ fn main() {
             every_manual_example_names_its_lines,
         ),
         (
+            "every_example_that_names_its_rules_names_rules_it_can_show",
+            every_example_that_names_its_rules_names_rules_it_can_show,
+        ),
+        (
             "the_guide_is_up_to_date_with_the_rules",
             the_guide_is_up_to_date_with_the_rules,
         ),
@@ -77,7 +84,25 @@ fn main() {
         let rules = Arc::clone(&rules);
         trials.push(Trial::test(format!("rules::{name}"), move || check(&rules)));
     }
+    for (name, test) in blessing_tests::TESTS {
+        let rules = Arc::clone(&rules);
+        trials.push(Trial::test(format!("bless::{name}"), move || test(&rules)));
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Checks an example of a rule: hard failures as `Err`, differences blessing can write as `Ok`.
+type ExampleCheck = fn(&RuleSet, &Rule, usize) -> Result<Differences, Failed>;
+
+/// The check for a rule's examples; `None` for those tested elsewhere.
+fn example_check(rule: &Rule) -> Option<ExampleCheck> {
+    match (rule.category, rule.applicability) {
+        // Manual Cargo findings need the whole workspace (which devices the code uses);
+        // fixtures and CLI tests cover them.
+        (Category::Cargo, Applicability::Manual) => None,
+        (Category::Cargo, _) => Some(check_manifest_example),
+        _ => Some(check_rust_example),
+    }
 }
 
 /// Line (counting from 1) of a byte offset in `text`.
@@ -85,7 +110,70 @@ fn line_of(text: &str, offset: usize) -> usize {
     text[..offset].matches('\n').count() + 1
 }
 
-fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result<(), Failed> {
+/// Where an example's port differs from its file in what blessing can write: the messages,
+/// and the values to write.
+#[derive(Default)]
+struct Differences {
+    messages: Vec<String>,
+    blessing: Blessing,
+}
+
+impl Differences {
+    /// Passes when there are none; with `BLESS=1` writes them into the rule file and passes.
+    fn settle(self, rule: &Rule, index: usize) -> Result<(), Failed> {
+        if self.blessing.is_empty() {
+            return Ok(());
+        }
+        if bless::requested() {
+            let path = bless::rule_file(&rule.id);
+            bless::bless_file(&path, index, &self.blessing)?;
+            eprintln!(
+                "blessed rules/{}.toml, example {}: {}",
+                rule.id,
+                index + 1,
+                self.blessing.keys()
+            );
+            return Ok(());
+        }
+        Err(format!(
+            "{}\n(if the new port is right: BLESS=1 cargo test -p burn-migrate --test \
+             rule_examples, then review the rule file's diff)",
+            self.messages.join("\n")
+        )
+        .into())
+    }
+
+    /// Compares the rules that fired with those the example names, if it names them.
+    fn compare_rules<'c>(
+        &mut self,
+        example: &Example,
+        fired: impl IntoIterator<Item = &'c RuleKey>,
+    ) {
+        let Some(named) = &example.rules else {
+            return;
+        };
+        let fired: BTreeSet<&str> = fired.into_iter().map(|key| key.as_str()).collect();
+        let named: BTreeSet<&str> = named.iter().map(String::as_str).collect();
+        if fired != named {
+            self.messages.push(format!(
+                "the port fires rules {fired:?}, the example names {named:?}"
+            ));
+            self.blessing.rules = Some(fired.into_iter().map(str::to_string).collect());
+        }
+    }
+
+    fn compare_after(&mut self, expected: &str, got: &str) {
+        if expected != got {
+            self.messages
+                .push(format!("--- expected\n{expected}\n--- got\n{got}"));
+            self.blessing.after = Some(got.to_string());
+        }
+    }
+}
+
+/// Checks one example of a rule about Rust code; what blessing could write is returned.
+fn check_rust_example(rules: &RuleSet, rule: &Rule, index: usize) -> Result<Differences, Failed> {
+    let example = &rule.examples[index];
     let outcome = migrate_text(&example.before, rules)?;
     if let Some(error) = &outcome.error {
         return Err(format!("the migrator failed: {error:?}").into());
@@ -108,10 +196,22 @@ fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result
             )
             .into());
         }
-        return Ok(());
+        return Ok(Differences::default());
     };
 
-    if !example.lines.is_empty() || rule.applicability == Applicability::Manual {
+    let manual = rule.applicability == Applicability::Manual;
+    if !manual {
+        // Failures blessing cannot take away come first: nothing is written while one stands.
+        if own.is_empty() {
+            return Err("the rule itself does not fire".into());
+        }
+        let again = migrate_text(&outcome.migrated, rules)?;
+        if again.migrated != outcome.migrated {
+            return Err(format!("a second run changes the result:\n{}", again.migrated).into());
+        }
+    }
+    let mut differences = Differences::default();
+    if !example.lines.is_empty() || manual {
         // Where a person is sent: exactly the lines the example names.
         let reported: BTreeSet<usize> = own
             .iter()
@@ -120,29 +220,27 @@ fn check_rust_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result
             .collect();
         let expected: BTreeSet<usize> = example.lines.iter().copied().collect();
         if reported != expected {
-            return Err(
-                format!("reported at lines {reported:?}, the example names {expected:?}").into(),
-            );
+            differences.messages.push(format!(
+                "reported at lines {reported:?}, the example names {expected:?}"
+            ));
+            differences.blessing.lines = Some(reported.into_iter().collect());
         }
     }
-    if rule.applicability == Applicability::Manual {
-        // A person writes `after`; the tool only points at the sites.
-        return Ok(());
+    differences.compare_rules(example, outcome.changes.iter().map(|c| &c.rule));
+    // A manual rule's `after` is the port a person writes; the tool only points at the sites.
+    if !manual {
+        differences.compare_after(after, &outcome.migrated);
     }
-    if own.is_empty() {
-        return Err("the rule itself does not fire".into());
-    }
-    if &outcome.migrated != after {
-        return Err(format!("--- expected\n{after}\n--- got\n{}", outcome.migrated).into());
-    }
-    let again = migrate_text(&outcome.migrated, rules)?;
-    if again.migrated != outcome.migrated {
-        return Err(format!("a second run changes the result:\n{}", again.migrated).into());
-    }
-    Ok(())
+    Ok(differences)
 }
 
-fn check_manifest_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Result<(), Failed> {
+/// Checks one example of a Cargo rule; what blessing could write is returned.
+fn check_manifest_example(
+    rules: &RuleSet,
+    rule: &Rule,
+    index: usize,
+) -> Result<Differences, Failed> {
+    let example = &rule.examples[index];
     let maps: Vec<_> = rules.feature_maps().cloned().collect();
     let backend_crates = rules.backend_table().crate_features();
     // A Cargo example stands for a project whose code uses what this rule asks about, and
@@ -156,19 +254,23 @@ fn check_manifest_example(rules: &RuleSet, rule: &Rule, example: &Example) -> Re
     };
     let out = manifest::migrate(&example.before, &features)?;
     let fired = out.changes.iter().any(|c| c.rule == rule.id);
-    match &example.after {
-        None if fired || out.text != example.before => Err(format!(
-            "the rule changes a manifest it must leave alone:\n{}",
-            out.text
-        )
-        .into()),
-        None => Ok(()),
-        Some(after) if &out.text != after => {
-            Err(format!("--- expected\n{after}\n--- got\n{}", out.text).into())
+    let Some(after) = &example.after else {
+        if fired || out.text != example.before {
+            return Err(format!(
+                "the rule changes a manifest it must leave alone:\n{}",
+                out.text
+            )
+            .into());
         }
-        Some(_) if !fired => Err("the rule itself does not fire".into()),
-        Some(_) => Ok(()),
+        return Ok(Differences::default());
+    };
+    if !fired {
+        return Err("the rule itself does not fire".into());
     }
+    let mut differences = Differences::default();
+    differences.compare_rules(example, out.changes.iter().map(|c| &c.rule));
+    differences.compare_after(after, &out.text);
+    Ok(differences)
 }
 
 fn every_rule_has_an_example_and_every_emitted_rule_has_a_file(
@@ -314,6 +416,37 @@ fn every_manual_example_names_its_lines(rules: &RuleSet) -> Result<(), Failed> {
                     "{name}: an example the rule must leave alone has no findings to place"
                 )),
                 _ => {}
+            }
+        }
+    }
+    failures_to_result(failures)
+}
+
+/// `rules = [..]` names rules of the set, once each, the example's own among them, and only
+/// on examples that are checked and port something (code left alone fires no rule).
+fn every_example_that_names_its_rules_names_rules_it_can_show(
+    rules: &RuleSet,
+) -> Result<(), Failed> {
+    let mut failures = Vec::new();
+    for rule in rules.iter() {
+        for (i, example) in rule.examples.iter().enumerate() {
+            let Some(named) = &example.rules else {
+                continue;
+            };
+            let name = format!("{}::{}", rule.id, example.name(i));
+            if example.after.is_none() || example_check(rule).is_none() {
+                failures.push(format!(
+                    "{name}: only an example that is checked and ports something names its rules"
+                ));
+            }
+            if !named.contains(&rule.id) {
+                failures.push(format!("{name}: `rules` leaves out the example's own rule"));
+            }
+            for id in named.iter().filter(|id| rules.get(id).is_none()) {
+                failures.push(format!("{name}: `rules` names `{id}`, which is no rule"));
+            }
+            if named.iter().collect::<BTreeSet<_>>().len() != named.len() {
+                failures.push(format!("{name}: `rules` names a rule twice"));
             }
         }
     }

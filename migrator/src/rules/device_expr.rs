@@ -1,0 +1,135 @@
+//! 0.22 device expressions as values. The backend table writes devices as code
+//! (`Device::cuda(0)`, and templates such as `Device::wgpu(DeviceKind::{variant})`); they are
+//! read into a `DeviceExpr` once, when the table loads, so that no stage takes the text apart
+//! again to learn which constructor a device calls.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+/// A call of one of `Device`'s constructors, with the switches the port adds after it:
+/// `Device::cuda(0).autodiff()`. Written out by `Display`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct DeviceExpr {
+    /// `cuda` in `Device::cuda(0)`.
+    pub constructor: String,
+    /// The code between the parentheses (`0`, `DeviceKind::DefaultDevice`); in a template,
+    /// with a hole (`{args}`, `{variant}`) for text of the 0.21 value.
+    pub args: String,
+    /// `.autodiff()`: the device differentiates.
+    pub autodiff: bool,
+    /// `.gradient_checkpointing()`.
+    pub checkpointing: bool,
+}
+
+impl DeviceExpr {
+    /// `Device::<constructor>(<args>)`, as the backend table writes a device.
+    pub fn parse(text: &str) -> Option<Self> {
+        let call = text.strip_prefix("Device::")?.strip_suffix(')')?;
+        let (constructor, args) = call.split_once('(')?;
+        let is_name = !constructor.is_empty()
+            && (constructor.chars()).all(|c| c.is_ascii_alphanumeric() || c == '_');
+        // The last parenthesis closes the first: `Device::a(0).b()` is no single call.
+        let mut depth = 0_i32;
+        let one_call = args.chars().all(|c| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth >= 0
+        }) && depth == 0;
+        (is_name && one_call).then(|| DeviceExpr {
+            constructor: constructor.to_string(),
+            args: args.to_string(),
+            autodiff: false,
+            checkpointing: false,
+        })
+    }
+
+    /// The constructor as code calls it: `Device::cuda`.
+    pub fn callee(&self) -> String {
+        format!("Device::{}", self.constructor)
+    }
+
+    /// A template's device with its `hole` (`{args}`) filled with `text`.
+    pub fn fill(&self, hole: &str, text: &str) -> DeviceExpr {
+        DeviceExpr {
+            args: self.args.replace(hole, text),
+            ..self.clone()
+        }
+    }
+
+    /// Whether the expression names `DeviceKind`, which the file then imports.
+    pub fn names_device_kind(&self) -> bool {
+        self.args.contains("DeviceKind::")
+    }
+}
+
+impl TryFrom<String> for DeviceExpr {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        DeviceExpr::parse(&text)
+            .ok_or_else(|| format!("device `{text}` is not a `Device::<constructor>(..)` call"))
+    }
+}
+
+impl fmt::Display for DeviceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Device::{}({})", self.constructor, self.args)?;
+        if self.autodiff {
+            f.write_str(".autodiff()")?;
+        }
+        if self.checkpointing {
+            f.write_str(".gradient_checkpointing()")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_reads_and_writes_back_as_the_table_spells_it() {
+        for text in [
+            "Device::flex()",
+            "Device::cuda(0)",
+            "Device::wgpu(DeviceKind::{variant})",
+        ] {
+            assert_eq!(DeviceExpr::parse(text).unwrap().to_string(), text);
+        }
+        let cuda = DeviceExpr::parse("Device::cuda({args})").unwrap();
+        assert_eq!(cuda.constructor, "cuda");
+        assert_eq!(cuda.callee(), "Device::cuda");
+        let mut filled = cuda.fill("{args}", "1");
+        filled.autodiff = true;
+        filled.checkpointing = true;
+        assert_eq!(
+            filled.to_string(),
+            "Device::cuda(1).autodiff().gradient_checkpointing()"
+        );
+        assert!(!filled.names_device_kind());
+        assert!(
+            DeviceExpr::parse("Device::metal(DeviceKind::DefaultDevice)")
+                .unwrap()
+                .names_device_kind()
+        );
+    }
+
+    #[test]
+    fn text_that_is_no_constructor_call_is_refused() {
+        for text in [
+            "flex()",
+            "Device::()",
+            "Device::flex",
+            "Device::a b()",
+            "Device::x(0).y()",
+        ] {
+            assert_eq!(DeviceExpr::parse(text), None, "{text}");
+        }
+    }
+}
