@@ -398,9 +398,17 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             .add_dir(dir)
             .with_context(|| format!("loading rules from {}", dir.display()))?;
     }
-    if cli.command.is_some() {
-        // The migrate modes apply the command line's choices over the project's settings.
-        rules.apply_policy(&cli.backend_choices)?;
+    match &cli.command {
+        // The migrate modes apply the command line's choices over the project's settings
+        // once they have read the workspace (`report::migrate::command`).
+        None => {}
+        // verify and bench port the project as `--apply` would: with its settings.
+        Some(Command::Verify { path, .. } | Command::Bench { path, .. }) => {
+            let metadata = burn_migrate::migrate::discover::read_metadata(path)?;
+            let settings = config::resolve(cli.settings(), &metadata, &rules)?;
+            config::apply(&settings, &mut rules)?;
+        }
+        Some(_) => rules.apply_policy(&cli.backend_choices)?,
     }
     match &cli.command {
         Some(Command::Completions { shell }) => {

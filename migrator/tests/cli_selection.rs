@@ -325,6 +325,19 @@ fn mistakes_in_the_settings_say_where_and_what_to_write() {
     let wrong_rule =
         "burn-migrate.toml: `ignore`: no rule `nan-extrem` (did you mean `nan-extrema`?)";
     assert!(stderr.contains(wrong_rule), "{stderr}");
+    // verify ports with the same settings: read (and refused) before anything is built.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .arg("verify")
+        .arg(dir.path())
+        .env("BURN_MIGRATE_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(exit(&out), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(wrong_rule),
+        "{}",
+        text(&out.stderr)
+    );
 
     write(&settings, "ndarray-to = \"gpu\"\n");
     let stderr = refusal(dir.path());
