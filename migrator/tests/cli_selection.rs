@@ -237,6 +237,15 @@ fn select_and_ignore_choose_the_rules_that_run() {
         "{diff}"
     );
 
+    let out = burn_migrate_in(&["explain", "backend_generic_arg"], dir.path());
+    assert_eq!(exit(&out), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("no rule `backend_generic_arg` (did you mean `backend-generic-arg`?)"),
+        "{}",
+        text(&out.stderr)
+    );
+
     let out = burn_migrate(&["--check", "--ignore", "backend_generic_arg"], dir.path());
     let stderr = text(&out.stderr);
     assert_eq!(exit(&out), Some(2), "{stderr}");

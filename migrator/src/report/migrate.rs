@@ -155,9 +155,13 @@ pub fn command(
             || (human && !mode.quiet).then(|| emit::diff(&report)),
         );
         let written = written?;
+        let said = String::from_utf8_lossy(written.said.get_ref());
         if !mode.quiet {
-            err.write_all(written.said.get_ref())
-                .map_err(Error::Output)?;
+            write!(err, "{said}").map_err(Error::Output)?;
+        }
+        // Quiet keeps the warnings: what was left undone, and what to run about it.
+        for warning in (said.lines()).filter(|line| mode.quiet && line.starts_with("warning:")) {
+            writeln!(err, "{warning}").map_err(Error::Output)?;
         }
         lock_left_behind = written.lock_left_behind;
         diff = rendered;
