@@ -378,6 +378,8 @@ fn findings_are_sorted_by_file_and_position() {
         let places = diagnostic_places(&text(&out.stderr));
         let mut sorted = places.clone();
         sorted.sort();
+        // One diagnostic per place: the findings that start there are merged.
+        sorted.dedup();
         assert_eq!(places, sorted, "{}", project.display());
     }
     // Module order is not path order: `zeta` is declared first.
@@ -393,6 +395,34 @@ fn findings_are_sorted_by_file_and_position() {
     assert!(
         first("Cargo.toml") < first("src/alpha.rs") && first("src/alpha.rs") < first("src/zeta.rs"),
         "{files:?}"
+    );
+}
+
+/// `burn = ..` moves to 0.22 and its `ndarray` feature becomes `flex`: two findings at one
+/// place, one diagnostic.
+#[test]
+fn findings_at_one_place_are_one_diagnostic() {
+    let dir = project(GENERIC, "");
+    let out = burn_migrate(&["--check", "--color", "never"], dir.path());
+    let stderr = text(&out.stderr);
+    let at_burn: Vec<_> = diagnostic_places(&stderr)
+        .into_iter()
+        .filter(|(file, _, _)| file == "Cargo.toml")
+        .collect();
+    assert_eq!(at_burn, [("Cargo.toml".to_string(), 7, 1)], "{stderr}");
+    assert!(
+        stderr.contains("warning[cargo-burn-features]: Burn feature `ndarray` becomes `flex`")
+            && stderr.contains("= also cargo-burn-version: `burn` moves to 0.22"),
+        "{stderr}"
+    );
+    // Counted as two.
+    let rules = rules_found(&[], dir.path());
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|r| r.starts_with("cargo-burn-"))
+            .count(),
+        2
     );
 }
 

@@ -149,11 +149,17 @@ pub fn diagnostics(
         })
         .collect();
     sources.sort_by(|a, b| a.0.display.cmp(&b.0.display));
-    // (file, a run of its findings, whether its error comes after them): the error goes
-    // after its last run, or alone when the file has no findings.
-    let runs: Vec<(usize, &[&Change], bool)> = (sources.iter().enumerate())
-        .flat_map(|(i, (file, _, changes))| {
-            let mut runs: Vec<&[&Change]> = changes.chunks(RUN).collect();
+    // Each file's sites: the findings that start at one place, shown as one diagnostic.
+    let sites: Vec<Vec<&[&Change]>> = (sources.iter())
+        .map(|(_, _, changes)| {
+            (changes.chunk_by(|a, b| a.range.start() == b.range.start())).collect()
+        })
+        .collect();
+    // (file, a run of its sites, whether its error comes after them): the error goes after
+    // its last run, or alone when the file has no findings.
+    let runs: Vec<(usize, &[&[&Change]], bool)> = (sources.iter().enumerate())
+        .flat_map(|(i, (file, _, _))| {
+            let mut runs: Vec<&[&[&Change]]> = sites[i].chunks(RUN).collect();
             if runs.is_empty() {
                 runs.push(&[]);
             }
@@ -165,19 +171,14 @@ pub fn diagnostics(
         .collect();
     let rendered: Vec<Buffer> = runs
         .par_iter()
-        .map(|&(i, changes, with_error)| {
+        .map(|&(i, sites, with_error)| {
             let (file, source, _) = &sources[i];
             let mut out = buffer(color);
             let mut plain = Vec::new();
-            for change in changes {
-                let diagnostic = finding(
-                    change.range,
-                    change.rule.as_str(),
-                    &change.message,
-                    change.is_applied(),
-                    rules,
-                );
-                let shown = source.around(change.range.start().into()..change.range.end().into());
+            for site in sites {
+                let (range, diagnostic) =
+                    site_diagnostic(site.iter().map(|c| SiteFinding::of_change(c)), rules);
+                let shown = source.around(range.start().into()..range.end().into());
                 plain.clear();
                 if !color && super::plain::render(&mut plain, &shown, &diagnostic)? {
                     out.write_all(&plain)?;
@@ -203,15 +204,15 @@ pub fn diagnostics(
             .map(|change| (change_range(&manifest.original, change), change))
             .collect();
         changes.sort_by_key(|(range, change)| (range.start(), range.end(), change.rule.as_str()));
-        for (range, change) in changes {
+        for site in changes.chunk_by(|a, b| a.0.start() == b.0.start()) {
+            let findings = site.iter().map(|(range, change)| SiteFinding {
+                range: *range,
+                rule: change.rule.as_str(),
+                message: &change.message,
+                fixable: change.is_applied(),
+            });
+            let (range, diagnostic) = site_diagnostic(findings, rules);
             let shown = source.around(range.start().into()..range.end().into());
-            let diagnostic = finding(
-                range,
-                change.rule.as_str(),
-                &change.message,
-                change.is_applied(),
-                rules,
-            );
             emit_one(&mut out, &config, &shown, &diagnostic)?;
         }
         if let Some(error) = &manifest.error {
@@ -259,32 +260,75 @@ fn emit_one<'f, F: Files<'f>>(
     term::emit(writer, config, files, diagnostic).map_err(|e| std::io::Error::other(e.to_string()))
 }
 
-fn finding(
+/// One finding at a site, as a diagnostic shows it.
+struct SiteFinding<'a> {
     range: TextRange,
-    rule: &str,
-    message: &str,
+    rule: &'a str,
+    message: &'a str,
     fixable: bool,
+}
+
+impl<'a> SiteFinding<'a> {
+    fn of_change(change: &'a Change) -> Self {
+        SiteFinding {
+            range: change.range,
+            rule: change.rule.as_str(),
+            message: &change.message,
+            fixable: change.is_applied(),
+        }
+    }
+
+    /// The rule's hint and what fixes it.
+    fn help(&self, rules: &RuleSet) -> (String, String) {
+        let hint = (rules.get(self.rule).map(|r| r.hint.clone())).unwrap_or_default();
+        let fix = if self.fixable {
+            "fixed by `burn-migrate --apply`".to_string()
+        } else {
+            format!(
+                "no automatic fix: `burn-migrate explain {}` shows what to do",
+                self.rule
+            )
+        };
+        (hint, fix)
+    }
+}
+
+/// One diagnostic for the findings that start at one place (a site often has two or three:
+/// the manifest's `burn` key moves to 0.22 and renames a feature): the first finding's rule
+/// and message, its hint and fix as notes, then a note for each other finding. An error when
+/// any of them needs a person. Returns the range it marks: the first finding's (the shortest:
+/// a longer one may reach over lines).
+fn site_diagnostic<'a>(
+    findings: impl Iterator<Item = SiteFinding<'a>>,
     rules: &RuleSet,
-) -> Diagnostic<()> {
-    let hint = rules.get(rule).map(|r| r.hint.clone()).unwrap_or_default();
-    let severity = if fixable {
-        Severity::Warning
-    } else {
-        Severity::Error
+) -> (TextRange, Diagnostic<()>) {
+    let findings: Vec<SiteFinding> = findings.collect();
+    let Some(first) = findings.first() else {
+        return (TextRange::default(), Diagnostic::bug());
     };
-    let fix = if fixable {
-        "fixed by `burn-migrate --apply`".to_string()
-    } else {
-        format!("no automatic fix: `burn-migrate explain {rule}` shows what to do")
+    let range = first.range;
+    let severity = match findings.iter().all(|f| f.fixable) {
+        true => Severity::Warning,
+        false => Severity::Error,
     };
-    Diagnostic::new(severity)
-        .with_code(rule)
-        .with_message(message)
+    let (hint, fix) = first.help(rules);
+    let mut notes = vec![hint, fix];
+    for other in &findings[1..] {
+        let (hint, fix) = other.help(rules);
+        notes.push(format!(
+            "also {}: {}; {hint}; {fix}",
+            other.rule, other.message
+        ));
+    }
+    let diagnostic = Diagnostic::new(severity)
+        .with_code(first.rule)
+        .with_message(first.message)
         .with_labels(vec![Label::primary(
             (),
             usize::from(range.start())..usize::from(range.end()),
         )])
-        .with_notes(vec![hint, fix])
+        .with_notes(notes);
+    (range, diagnostic)
 }
 
 /// Where a manifest change is: its own span, or the line of its key.
