@@ -110,6 +110,12 @@ struct CargoOptions {
     /// is still read, so what one package knows of another holds).
     #[arg(short = 'p', long = "package", value_name = "SPEC")]
     packages: Vec<String>,
+    /// Every package of the workspace: what burn-migrate does without -p.
+    #[arg(long, alias = "all", conflicts_with = "packages")]
+    workspace: bool,
+    /// With --workspace: leave this package out (repeatable).
+    #[arg(long, value_name = "SPEC", requires = "workspace")]
+    exclude: Vec<String>,
     /// Accepted as cargo takes it; changes nothing: the code behind every `#[cfg]` is ported,
     /// whatever the features.
     #[arg(short = 'F', long, value_name = "FEATURES")]
@@ -402,12 +408,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         // The migrate modes apply the command line's choices over the project's settings
         // once they have read the workspace (`report::migrate::command`).
         None => {}
-        // verify and bench port the project as `--apply` would: with its settings.
-        Some(Command::Verify { path, .. } | Command::Bench { path, .. }) => {
-            let metadata = burn_migrate::migrate::discover::read_metadata(path)?;
-            let settings = config::resolve(cli.settings(), &metadata, &rules)?;
-            config::apply(&settings, &mut rules)?;
-        }
+        // verify and bench port the project as `--apply` would: with its settings
+        // (`with_project_settings`, once their own options are checked).
+        Some(Command::Verify { .. } | Command::Bench { .. }) => {}
         Some(_) => rules.apply_policy(&cli.backend_choices)?,
     }
     match &cli.command {
@@ -455,6 +458,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Bench { path, release }) => {
             let format = cli.format.human_or_json("bench")?;
+            let rules = with_project_settings(path, cli, rules)?;
             let options = VerifyOptions {
                 release: *release,
                 ..VerifyOptions::default()
@@ -478,6 +482,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             fix,
         }) => {
             let format = cli.format.human_or_json("verify")?;
+            let rules = with_project_settings(path, cli, rules)?;
             let options = VerifyOptions {
                 cache: framework::default_cache(),
                 migrated: migrated.clone(),
@@ -548,6 +553,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let project = report::migrate::Project {
                 path: cli.project()?,
                 packages: &cli.cargo.packages,
+                excluded: &cli.cargo.exclude,
                 settings: cli.settings(),
                 feature_options: cli.feature_options(),
             };
@@ -560,6 +566,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(remaining?.into())
         }
     }
+}
+
+/// `rules` with the settings of the project at `path` (and the command line's over them).
+fn with_project_settings(path: &Path, cli: &Cli, mut rules: RuleSet) -> anyhow::Result<RuleSet> {
+    let metadata = burn_migrate::migrate::discover::read_metadata(path)?;
+    let settings = config::resolve(cli.settings(), &metadata, &rules)?;
+    config::apply(&settings, &mut rules)?;
+    Ok(rules)
 }
 
 /// 0 when the command found nothing wrong, else 1 (2 is for errors).

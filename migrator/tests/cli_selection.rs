@@ -170,6 +170,19 @@ fn package_narrows_the_run_to_members_of_the_workspace() {
         4
     );
 
+    // As cargo: --workspace is every package, --exclude leaves some out.
+    assert_eq!(files_found(&["--workspace"], dir.path()).len(), 4);
+    assert_eq!(
+        files_found(&["--workspace", "--exclude", "alpha"], dir.path()),
+        ["beta/Cargo.toml", "beta/src/lib.rs"]
+    );
+    let out = burn_migrate(
+        &["--check", "--workspace", "--exclude", "gamma"],
+        dir.path(),
+    );
+    assert_eq!(exit(&out), Some(2));
+    assert!(text(&out.stderr).contains("--exclude gamma: the workspace at"));
+
     let out = burn_migrate(&["--check", "-p", "betta"], dir.path());
     let stderr = text(&out.stderr);
     assert_eq!(exit(&out), Some(2), "{stderr}");

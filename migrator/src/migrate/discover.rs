@@ -148,38 +148,55 @@ impl Metadata {
             .map(|p| (p.manifest_path.as_std_path(), &p.metadata))
     }
 
-    /// Ports and reports only the packages `names` names (`-p NAME`, as cargo takes it:
-    /// `NAME` or `NAME@VERSION`); the whole workspace is still read, so that what one package
-    /// knows of another holds. A name no package of the workspace has is an error that lists
-    /// them.
-    pub fn select_packages(&mut self, names: &[String]) -> Result<(), Error> {
-        if names.is_empty() {
+    /// Ports and reports only the packages `included` names (`-p NAME`, as cargo takes it:
+    /// `NAME` or `NAME@VERSION`), or, with none named, all but those `excluded` names
+    /// (`--workspace --exclude NAME`); the whole workspace is still read, so that what one
+    /// package knows of another holds. A name no package of the workspace has is an error
+    /// that lists them.
+    pub fn select_packages(
+        &mut self,
+        included: &[String],
+        excluded: &[String],
+    ) -> Result<(), Error> {
+        if included.is_empty() && excluded.is_empty() {
             return Ok(());
         }
         let packages = self.metadata.workspace_packages();
-        let mut selected = Vec::new();
-        for spec in names {
-            let (name, version) = match spec.split_once('@') {
-                Some((name, version)) => (name, Some(version)),
-                None => (spec.as_str(), None),
-            };
-            let found = packages.iter().find(|p| {
-                p.name.as_str() == name
-                    && version.is_none_or(|v| p.version.to_string() == v.trim_start_matches('='))
-            });
-            match found {
-                Some(package) => selected.push(package.name.to_string()),
-                None => {
+        let named = |specs: &[String], option: &str| -> Result<Vec<String>, Error> {
+            let mut found = Vec::new();
+            for spec in specs {
+                let (name, version) = match spec.split_once('@') {
+                    Some((name, version)) => (name, Some(version)),
+                    None => (spec.as_str(), None),
+                };
+                let package = packages.iter().find(|p| {
+                    p.name.as_str() == name
+                        && version
+                            .is_none_or(|v| p.version.to_string() == v.trim_start_matches('='))
+                });
+                let Some(package) = package else {
                     let names: Vec<&str> = packages.iter().map(|p| p.name.as_str()).collect();
                     return Err(Error::Usage(format!(
-                        "-p {spec}: the workspace at {} has no such package{}; its packages: {}",
+                        "{option} {spec}: the workspace at {} has no such package{}; its packages: {}",
                         self.metadata.workspace_root,
                         crate::util::suggest::did_you_mean(name, names.iter().copied()),
                         names.join(", ")
                     )));
-                }
+                };
+                found.push(package.name.to_string());
             }
-        }
+            Ok(found)
+        };
+        let selected = match included {
+            [] => {
+                let excluded = named(excluded, "--exclude")?;
+                (packages.iter())
+                    .map(|p| p.name.to_string())
+                    .filter(|name| !excluded.contains(name))
+                    .collect()
+            }
+            _ => named(included, "-p")?,
+        };
         self.selected = Some(selected);
         Ok(())
     }

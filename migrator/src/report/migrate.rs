@@ -44,6 +44,8 @@ pub struct Project<'a> {
     pub path: &'a Path,
     /// `-p`: only these packages (all when empty).
     pub packages: &'a [String],
+    /// `--workspace --exclude`: all packages but these.
+    pub excluded: &'a [String],
     pub settings: migrate::config::Settings,
     /// Cargo's feature options as given (`--features gpu`): they change nothing, which the
     /// run says.
@@ -67,7 +69,7 @@ pub fn command(
     }
     let read = |path: &Path| {
         let mut metadata = migrate::discover::read_metadata(path)?;
-        metadata.select_packages(project.packages)?;
+        metadata.select_packages(project.packages, project.excluded)?;
         Ok::<_, Error>(metadata)
     };
     let metadata = time("cargo metadata", || read(path))?;
@@ -111,7 +113,8 @@ pub fn command(
     if !report.uses_burn {
         if !mode.quiet {
             let which = match project.packages {
-                [] => "no package".to_string(),
+                [] if project.excluded.is_empty() => "no package".to_string(),
+                [] => format!("no package but `{}`", project.excluded.join("`, `")),
                 packages => format!("no package of `{}`", packages.join("`, `")),
             };
             writeln!(
