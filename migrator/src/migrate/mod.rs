@@ -12,7 +12,9 @@
 //! [`rust_version`] for the toolchain, `device_features`, [`old_burn_deps`]), [`markers`]
 //! (to-do markers) and `port_check` (what `--check` lists in the written port), [`lockfile`]
 //! (Cargo.lock), [`write`] (the transactional `--apply`). [`homes`] says where each rule's
-//! code is.
+//! code is; [`config`] reads the project's settings (the rules that run, the device choices),
+//! which the driver applies at the end (`keep_selected_packages`, `keep_selected_rules`) as
+//! the rewrite does to edits.
 
 pub mod burn_patches;
 pub mod config;

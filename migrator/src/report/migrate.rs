@@ -52,8 +52,8 @@ pub struct Project<'a> {
     pub feature_options: Vec<String>,
 }
 
-/// Migrates the project at `path` as `mode` asks, reporting to `out` (stdout) and `err`
-/// (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
+/// Migrates `project` (its selected packages, with its settings under the command line's)
+/// as `mode` asks, reporting to `out` (stdout) and `err` (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
 /// `--diff` when there is a diff (or a file it cannot migrate), `--apply` when `--partial`
 /// left files unmigrated (findings that need a person are listed, but the port was written).
 pub fn command(
