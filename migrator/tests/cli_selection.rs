@@ -191,6 +191,19 @@ fn package_narrows_the_run_to_members_of_the_workspace() {
         "{stderr}"
     );
 
+    // The root manifest belongs to no member: where the port changes it, -p says so.
+    common::write(
+        &dir.path().join("Cargo.toml"),
+        "[workspace]\nmembers = [\"alpha\", \"beta\"]\nresolver = \"2\"\n\n[workspace.dependencies]\nburn = \"0.21.0\"\n",
+    );
+    let out = burn_migrate(&["--check", "-p", "beta"], dir.path());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("note: -p leaves out Cargo.toml, which the port changes"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("┌─ Cargo.toml"), "{stderr}");
+
     // --apply writes the selected package only.
     let out = burn_migrate(&["--apply", "--allow-no-vcs", "-p", "alpha"], dir.path());
     assert_eq!(exit(&out), Some(0), "{}", text(&out.stderr));
@@ -248,6 +261,19 @@ fn select_and_ignore_choose_the_rules_that_run() {
     assert!(
         diff.contains("+pub fn double<B: Backend>(x: Tensor<1>) -> Tensor<1> {"),
         "{diff}"
+    );
+
+    // A manifest is ported whole: a cargo rule left out still edits it, and the run says so.
+    let out = burn_migrate(&["--diff", "--ignore", "cargo-burn-version"], dir.path());
+    assert!(
+        text(&out.stdout).contains("+burn = { version = \"0.22"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("rules left out by --select/--ignore still edit manifests, which are ported whole: Cargo.toml (`cargo-burn-version`)"),
+        "{}",
+        text(&out.stderr)
     );
 
     let out = burn_migrate_in(&["explain", "backend_generic_arg"], dir.path());

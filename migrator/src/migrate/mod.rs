@@ -188,9 +188,23 @@ fn keep_selected_packages(report: &mut Report, workspace: &discover::Workspace) 
         .filter(|(i, _)| workspace.is_selected(*i))
         .map(|(_, p)| p.manifest.as_path())
         .collect();
-    report
-        .manifests
-        .retain(|m| manifests.contains(&m.path.as_path()));
+    // The workspace's own files (its root manifest, a `rust-toolchain` pin) belong to no
+    // selected package; where the port changes them, the person hears what is left.
+    let mut left_out = Vec::new();
+    report.manifests.retain(|m| {
+        let kept = manifests.contains(&m.path.as_path());
+        let owned_by_a_package = workspace.packages.iter().any(|p| p.manifest == m.path);
+        if !kept && !owned_by_a_package && (m.migrated != m.original || !m.changes.is_empty()) {
+            left_out.push(m.display.clone());
+        }
+        kept
+    });
+    if !left_out.is_empty() {
+        report.notes.push(format!(
+            "-p leaves out {}, which the port changes and no selected package owns (members that inherit `burn` from `[workspace.dependencies]` build against it): port them with a run without -p",
+            left_out.join(", ")
+        ));
+    }
 }
 
 /// With `--select`/`--ignore`: the findings of the selected rules only. Their source edits
