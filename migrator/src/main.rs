@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use burn_migrate::migrate::records;
+use burn_migrate::migrate::{config, records};
 use burn_migrate::prove::compare::{first_difference, Tolerance};
 use burn_migrate::prove::verify::{self, VerifyOptions};
 use burn_migrate::prove::{bench, framework, probe};
@@ -14,6 +14,7 @@ use burn_migrate::report::color::{self, ColorWhen};
 use burn_migrate::report::{self, book, progress, Format};
 use burn_migrate::rules::backends::{BackendTable, Policy};
 use burn_migrate::rules::RuleSet;
+use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use codespan_reporting::term::termcolor::{BufferedStandardStream, StandardStream};
 
@@ -81,8 +82,110 @@ struct Cli {
     /// The project or workspace (a directory or its Cargo.toml).
     #[arg(default_value = ".")]
     path: PathBuf,
+    /// Print only the summary line, and nothing when there is nothing to report (errors
+    /// still print; the exit code says the rest).
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print how many findings each rule has instead of each finding (`--format json`: as
+    /// JSON).
+    #[arg(long, conflicts_with = "quiet")]
+    statistics: bool,
+    // Last: each group's help heading holds for the options after it.
+    #[command(flatten)]
+    cargo: CargoOptions,
+    #[command(flatten)]
+    selection: RuleSelection,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// Cargo's options, as `cargo clippy` takes them.
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Cargo")]
+struct CargoOptions {
+    /// The project's Cargo.toml, as cargo takes it (the same as giving it as PATH).
+    #[arg(long, value_name = "PATH", conflicts_with = "path")]
+    manifest_path: Option<PathBuf>,
+    /// Port and report only this package of the workspace (repeatable; the whole workspace
+    /// is still read, so what one package knows of another holds).
+    #[arg(short = 'p', long = "package", value_name = "SPEC")]
+    packages: Vec<String>,
+    /// Every package of the workspace: what burn-migrate does without -p.
+    #[arg(long, alias = "all", conflicts_with = "packages")]
+    workspace: bool,
+    /// With --workspace: leave this package out (repeatable).
+    #[arg(long, value_name = "SPEC", requires = "workspace")]
+    exclude: Vec<String>,
+    /// Accepted as cargo takes it; changes nothing: the code behind every `#[cfg]` is ported,
+    /// whatever the features.
+    #[arg(short = 'F', long, value_name = "FEATURES")]
+    features: Vec<String>,
+    /// Accepted as cargo takes it; changes nothing (see --features).
+    #[arg(long)]
+    all_features: bool,
+    /// Accepted as cargo takes it; changes nothing (see --features).
+    #[arg(long)]
+    no_default_features: bool,
+}
+
+/// Which rules run; the project's settings name them too (`migrate::config`).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Rules")]
+struct RuleSelection {
+    /// Run only these rules (ids, separated by commas; `burn-migrate rules` lists them).
+    #[arg(long, value_name = "RULE,..", value_delimiter = ',')]
+    select: Vec<String>,
+    /// Do not run these rules: neither reported nor applied, as under an `allow` comment.
+    #[arg(long, value_name = "RULE,..", value_delimiter = ',')]
+    ignore: Vec<String>,
+}
+
+impl Cli {
+    /// The project the migrate modes read: `--manifest-path`, else PATH.
+    fn project(&self) -> anyhow::Result<&Path> {
+        let Some(manifest) = &self.cargo.manifest_path else {
+            return Ok(&self.path);
+        };
+        // As cargo: a manifest path names the file, so that a directory is not taken for one.
+        if manifest.file_name().is_none_or(|name| name != "Cargo.toml") {
+            anyhow::bail!(
+                "--manifest-path {}: not a path to a Cargo.toml file; give the file (`--manifest-path {}`), or the directory as PATH",
+                manifest.display(),
+                manifest.join("Cargo.toml").display()
+            );
+        }
+        Ok(manifest)
+    }
+
+    /// What the command line sets of the project's settings (`migrate::config`).
+    fn settings(&self) -> config::Settings {
+        let ids = |ids: &[String]| {
+            let ids: Vec<String> = (ids.iter().map(|id| id.trim()))
+                .filter(|id| !id.is_empty())
+                .map(str::to_string)
+                .collect();
+            (!ids.is_empty()).then_some(ids)
+        };
+        config::Settings {
+            select: ids(&self.selection.select),
+            ignore: ids(&self.selection.ignore),
+            choices: self.backend_choices.clone(),
+        }
+    }
+
+    /// The cargo feature options given, as written (for the note that they change nothing).
+    fn feature_options(&self) -> Vec<String> {
+        let CargoOptions {
+            features,
+            all_features,
+            no_default_features,
+            ..
+        } = &self.cargo;
+        let mut given: Vec<String> = features.iter().map(|f| format!("--features {f}")).collect();
+        given.extend(all_features.then(|| "--all-features".to_string()));
+        given.extend(no_default_features.then(|| "--no-default-features".to_string()));
+        given
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -207,7 +310,7 @@ fn policy_arg(policy: &Policy) -> clap::Arg {
         ))
         .default_value(policy.choices[0].clone())
         .help(format!(
-            "Where the default device of `{}` goes (a backend Burn 0.22 deprecated)",
+            "Where the default device of `{}` goes (a backend Burn 0.22 deprecated); default: the project's setting, else the first device",
             policy.types.join("`, `")
         ))
 }
@@ -216,29 +319,40 @@ fn policy_arg(policy: &Policy) -> clap::Arg {
 fn command() -> anyhow::Result<(clap::Command, Vec<Policy>)> {
     let policies = BackendTable::embedded()?.policies();
     Ok((
-        Cli::command().args(policies.iter().map(policy_arg)),
+        (Cli::command().next_help_heading("Devices")).args(policies.iter().map(policy_arg)),
         policies,
     ))
 }
 
-/// The arguments; run as `cargo burn-migrate ..`, cargo passes `burn-migrate` first: dropped.
-fn args() -> Vec<std::ffi::OsString> {
+/// The arguments, and whether they came from cargo: run as `cargo burn-migrate ..`, cargo
+/// runs `cargo-burn-migrate burn-migrate ..`; the `burn-migrate` it passes first is dropped.
+fn args() -> (Vec<std::ffi::OsString>, bool) {
     let mut args: Vec<_> = std::env::args_os().collect();
     let as_cargo_subcommand =
         args.first().and_then(|a| Path::new(a).file_stem()) == Some("cargo-burn-migrate".as_ref());
-    if as_cargo_subcommand && args.get(1).is_some_and(|a| a == "burn-migrate") {
+    let from_cargo = as_cargo_subcommand && args.get(1).is_some_and(|a| a == "burn-migrate");
+    if from_cargo {
         args.remove(1);
     }
-    args
+    (args, from_cargo)
 }
 
 /// The command line, with the backend table's options.
 fn parse_cli() -> anyhow::Result<Cli> {
     let (command, policies) = command()?;
-    let matches = command.get_matches_from(args());
+    let (args, from_cargo) = args();
+    // Usage lines and help say what the person typed.
+    let command = match from_cargo {
+        true => command.bin_name("cargo burn-migrate"),
+        false => command,
+    };
+    let matches = command.get_matches_from(args);
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // Only the choices the command line makes: the project's settings fill in the rest, and
+    // the backend table's defaults what neither sets.
     cli.backend_choices = policies
         .iter()
+        .filter(|p| matches.value_source(&p.flag) == Some(ValueSource::CommandLine))
         .filter_map(|p| Some((p.flag.clone(), matches.get_one::<String>(&p.flag)?.clone())))
         .collect();
     Ok(cli)
@@ -290,7 +404,15 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             .add_dir(dir)
             .with_context(|| format!("loading rules from {}", dir.display()))?;
     }
-    rules.apply_policy(&cli.backend_choices)?;
+    match &cli.command {
+        // The migrate modes apply the command line's choices over the project's settings
+        // once they have read the workspace (`report::migrate::command`).
+        None => {}
+        // verify and bench port the project as `--apply` would: with its settings
+        // (`with_project_settings`, once their own options are checked).
+        Some(Command::Verify { .. } | Command::Bench { .. }) => {}
+        Some(_) => rules.apply_policy(&cli.backend_choices)?,
+    }
     match &cli.command {
         Some(Command::Completions { shell }) => {
             let (mut command, _) = command()?;
@@ -336,6 +458,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Bench { path, release }) => {
             let format = cli.format.human_or_json("bench")?;
+            let rules = with_project_settings(path, cli, rules)?;
             let options = VerifyOptions {
                 release: *release,
                 ..VerifyOptions::default()
@@ -359,6 +482,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             fix,
         }) => {
             let format = cli.format.human_or_json("verify")?;
+            let rules = with_project_settings(path, cli, rules)?;
             let options = VerifyOptions {
                 cache: framework::default_cache(),
                 migrated: migrated.clone(),
@@ -423,16 +547,33 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 allow_no_vcs: cli.allow_no_vcs,
                 partial: cli.partial,
                 format: cli.format,
+                quiet: cli.quiet,
+                statistics: cli.statistics,
+            };
+            let project = report::migrate::Project {
+                path: cli.project()?,
+                packages: &cli.cargo.packages,
+                excluded: &cli.cargo.exclude,
+                settings: cli.settings(),
+                feature_options: cli.feature_options(),
             };
             // Buffered: tens of thousands of findings are millions of small writes otherwise.
             let mut err = BufferedStandardStream::stderr(color::stderr_choice(cli.color));
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let remaining = report::migrate::command(&cli.path, &rules, mode, &mut out, &mut err);
+            let remaining = report::migrate::command(&project, &rules, mode, &mut out, &mut err);
             std::io::Write::flush(&mut out)?;
             std::io::Write::flush(&mut err)?;
             Ok(remaining?.into())
         }
     }
+}
+
+/// `rules` with the settings of the project at `path` (and the command line's over them).
+fn with_project_settings(path: &Path, cli: &Cli, mut rules: RuleSet) -> anyhow::Result<RuleSet> {
+    let metadata = burn_migrate::migrate::discover::read_metadata(path)?;
+    let settings = config::resolve(cli.settings(), &metadata, &rules)?;
+    config::apply(&settings, &mut rules)?;
+    Ok(rules)
 }
 
 /// 0 when the command found nothing wrong, else 1 (2 is for errors).

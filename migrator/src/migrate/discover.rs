@@ -52,9 +52,16 @@ pub struct Workspace {
     pub unfollowed_includes: Vec<(PathBuf, Unfollowed)>,
     /// Set when the workspace's pinned toolchain could not run cargo and another was used.
     pub toolchain_note: Option<String>,
+    /// The packages (indices into `packages`) the run ports and reports (`-p`); `None`: all.
+    pub selected: Option<Vec<usize>>,
 }
 
 impl Workspace {
+    /// Whether the run ports and reports the package at `index` of `packages`.
+    pub fn is_selected(&self, index: usize) -> bool {
+        self.selected.as_ref().is_none_or(|s| s.contains(&index))
+    }
+
     /// Whether any Burn-using package still asks for Burn 0.21 or older.
     pub fn targets_old_burn(&self) -> bool {
         self.packages
@@ -112,12 +119,86 @@ pub struct Metadata {
     metadata: cargo_metadata::Metadata,
     /// Set when the workspace's pinned toolchain could not run cargo and another was used.
     toolchain_note: Option<String>,
+    /// The manifest the run was given (or found above the path it was given): the project's,
+    /// whose `[package.metadata.burn-migrate]` configures the run.
+    manifest: PathBuf,
+    /// The packages the run ports and reports (`-p`), by name; `None`: all of them.
+    selected: Option<Vec<String>>,
 }
 
 impl Metadata {
     /// The workspace root.
     pub fn root(&self) -> PathBuf {
         self.metadata.workspace_root.clone().into()
+    }
+
+    /// The manifest the run was given, or found above the path it was given.
+    pub fn manifest(&self) -> &Path {
+        &self.manifest
+    }
+
+    /// `[workspace.metadata]` of the workspace root's manifest (`Null` when it has none).
+    pub fn workspace_metadata(&self) -> &serde_json::Value {
+        &self.metadata.workspace_metadata
+    }
+
+    /// The workspace's packages, as (manifest, `[package.metadata]`).
+    pub fn package_metadata(&self) -> impl Iterator<Item = (&Path, &serde_json::Value)> {
+        (self.metadata.workspace_packages().into_iter())
+            .map(|p| (p.manifest_path.as_std_path(), &p.metadata))
+    }
+
+    /// Ports and reports only the packages `included` names (`-p NAME`, as cargo takes it:
+    /// `NAME` or `NAME@VERSION`), or, with none named, all but those `excluded` names
+    /// (`--workspace --exclude NAME`); the whole workspace is still read, so that what one
+    /// package knows of another holds. A name no package of the workspace has is an error
+    /// that lists them.
+    pub fn select_packages(
+        &mut self,
+        included: &[String],
+        excluded: &[String],
+    ) -> Result<(), Error> {
+        if included.is_empty() && excluded.is_empty() {
+            return Ok(());
+        }
+        let packages = self.metadata.workspace_packages();
+        let named = |specs: &[String], option: &str| -> Result<Vec<String>, Error> {
+            let mut found = Vec::new();
+            for spec in specs {
+                let (name, version) = match spec.split_once('@') {
+                    Some((name, version)) => (name, Some(version)),
+                    None => (spec.as_str(), None),
+                };
+                let package = packages.iter().find(|p| {
+                    p.name.as_str() == name
+                        && version
+                            .is_none_or(|v| p.version.to_string() == v.trim_start_matches('='))
+                });
+                let Some(package) = package else {
+                    let names: Vec<&str> = packages.iter().map(|p| p.name.as_str()).collect();
+                    return Err(Error::Usage(format!(
+                        "{option} {spec}: the workspace at {} has no such package{}; its packages: {}",
+                        self.metadata.workspace_root,
+                        crate::util::suggest::did_you_mean(name, names.iter().copied()),
+                        names.join(", ")
+                    )));
+                };
+                found.push(package.name.to_string());
+            }
+            Ok(found)
+        };
+        let selected = match included {
+            [] => {
+                let excluded = named(excluded, "--exclude")?;
+                (packages.iter())
+                    .map(|p| p.name.to_string())
+                    .filter(|name| !excluded.contains(name))
+                    .collect()
+            }
+            _ => named(included, "-p")?,
+        };
+        self.selected = Some(selected);
+        Ok(())
     }
 }
 
@@ -178,6 +259,8 @@ pub fn read_metadata(path: &Path) -> Result<Metadata, Error> {
     Ok(Metadata {
         metadata,
         toolchain_note,
+        manifest,
+        selected: None,
     })
 }
 
@@ -186,6 +269,8 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
     let Metadata {
         metadata,
         toolchain_note,
+        selected,
+        ..
     } = read;
     let root: PathBuf = metadata.workspace_root.clone().into();
 
@@ -197,6 +282,7 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
         missing_modules: Vec::new(),
         unfollowed_includes: Vec::new(),
         toolchain_note,
+        selected: None,
     };
     let mut targets: Vec<Visit> = Vec::new();
     let mut packages: Vec<_> = metadata.workspace_packages();
@@ -251,6 +337,12 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
             });
         }
     }
+    workspace.selected = selected.map(|names| {
+        (workspace.packages.iter().enumerate())
+            .filter(|(_, p)| names.contains(&p.name))
+            .map(|(i, _)| i)
+            .collect()
+    });
     let canonical = Canonical::default();
     let reader = Reader {
         inside: root.canonicalize().unwrap_or_else(|_| root.clone()),

@@ -12,9 +12,12 @@
 //! [`rust_version`] for the toolchain, `device_features`, [`old_burn_deps`]), [`markers`]
 //! (to-do markers) and `port_check` (what `--check` lists in the written port), [`lockfile`]
 //! (Cargo.lock), [`write`] (the transactional `--apply`). [`homes`] says where each rule's
-//! code is.
+//! code is; [`config`] reads the project's settings (the rules that run, the device choices),
+//! which the driver applies at the end (`keep_selected_packages`, `keep_selected_rules`) as
+//! the rewrite does to edits.
 
 pub mod burn_patches;
+pub mod config;
 pub mod crate_names;
 mod dangling;
 mod device_features;
@@ -46,7 +49,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::rules::RuleSet;
+use crate::rules::{RuleKey, RuleSet};
 use crate::util::layout;
 use crate::util::timing::time;
 use source::SourceFile;
@@ -88,7 +91,8 @@ pub fn run_on(
             .flat_map(|p| p.dependencies.iter().cloned())
             .collect(),
         already_migrated: !workspace.targets_old_burn(),
-        uses_burn: workspace.packages.iter().any(|p| p.uses_burn),
+        uses_burn: (workspace.packages.iter().enumerate())
+            .any(|(i, p)| p.uses_burn && workspace.is_selected(i)),
         files: Vec::new(),
         manifests: Vec::new(),
         notes: Vec::new(),
@@ -162,7 +166,75 @@ pub fn run_on(
         &mut report,
         std::mem::take(&mut workspace.unfollowed_includes),
     );
+    keep_selected_packages(&mut report, &workspace);
+    keep_selected_rules(&mut report, rules, output);
     Ok(report)
+}
+
+/// With `-p`: the files and manifests of the selected packages only (the workspace root's
+/// manifest where its package is selected). The whole workspace was read and ported, so that
+/// what one package knows of another (a generic item it imports) holds; what is reported and
+/// written is the selected packages'.
+fn keep_selected_packages(report: &mut Report, workspace: &discover::Workspace) {
+    if workspace.selected.is_none() {
+        return;
+    }
+    // `report.files` are the outcomes of `workspace.files`, in order.
+    let mut packages = workspace.files.iter().map(|f| f.package);
+    report
+        .files
+        .retain(|_| packages.next().is_some_and(|p| workspace.is_selected(p)));
+    let manifests: Vec<&Path> = (workspace.packages.iter().enumerate())
+        .filter(|(i, _)| workspace.is_selected(*i))
+        .map(|(_, p)| p.manifest.as_path())
+        .collect();
+    // The workspace's own files (its root manifest, a `rust-toolchain` pin) belong to no
+    // selected package; where the port changes them, the person hears what is left.
+    let mut left_out = Vec::new();
+    report.manifests.retain(|m| {
+        let kept = manifests.contains(&m.path.as_path());
+        let owned_by_a_package = workspace.packages.iter().any(|p| p.manifest == m.path);
+        if !kept && !owned_by_a_package && (m.migrated != m.original || !m.changes.is_empty()) {
+            left_out.push(m.display.clone());
+        }
+        kept
+    });
+    if !left_out.is_empty() {
+        report.notes.push(format!(
+            "-p leaves out {}, which the port changes and no selected package owns (members that inherit `burn` from `[workspace.dependencies]` build against it): port them with a run without -p",
+            left_out.join(", ")
+        ));
+    }
+}
+
+/// With `--select`/`--ignore`: the findings of the selected rules only. Their source edits
+/// were left out as the rewrite ran (`rewrite`); a manifest is ported as a whole, so the
+/// edits of a rule left out stay in it, which the port says (`output`: only where there is a
+/// port to write).
+fn keep_selected_rules(report: &mut Report, rules: &RuleSet, output: Output) {
+    let selected = |rule: RuleKey| rules.is_selected(rule);
+    for file in &mut report.files {
+        file.changes.retain(|c| selected(c.rule));
+        if let Some(found) = &mut file.port_findings {
+            found.retain(|c| selected(c.rule));
+        }
+    }
+    let mut kept_anyway = Vec::new();
+    for manifest in &mut report.manifests {
+        for change in manifest.changes.iter().filter(|c| !selected(c.rule)) {
+            if change.is_applied() && output == Output::Port {
+                kept_anyway.push(format!("{} (`{}`)", manifest.display, change.rule));
+            }
+        }
+        manifest.changes.retain(|c| selected(c.rule));
+    }
+    kept_anyway.dedup();
+    if !kept_anyway.is_empty() {
+        report.notes.push(format!(
+            "rules left out by --select/--ignore still edit manifests, which are ported whole: {}; undo those edits by hand if you do not want them",
+            kept_anyway.join(", ")
+        ));
+    }
 }
 
 /// Migrates one piece of Rust text on its own, as a one-file 0.21 project: for rule examples

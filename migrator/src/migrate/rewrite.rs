@@ -357,6 +357,11 @@ fn rewrite_file(
         let mut again = suppress::find(file);
         suppress::apply(ctx.changes, &mut again)
     };
+    // A rule left out by `--select`/`--ignore` is as if an `allow` comment covered the file:
+    // neither reported nor applied.
+    let changes: Vec<Change> = (changes.into_iter())
+        .filter(|change| rules.is_selected(change.rule))
+        .collect();
     for change in &changes {
         rules.rule(change.rule)?;
     }

@@ -776,7 +776,12 @@ pub fn explain(rules: &RuleSet, id: &str) -> Result<String, Error> {
     rules
         .get(id)
         .map(|rule| rule_text(rule, rules))
-        .ok_or_else(|| Error::Usage(format!("no rule `{id}`; `burn-migrate rules` lists them")))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "no rule `{id}`{}; `burn-migrate rules` lists them",
+                rules.did_you_mean(id)
+            ))
+        })
 }
 
 /// `burn-migrate book`: regenerates the guide's rule pages under `dir`, or with `check` only

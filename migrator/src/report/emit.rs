@@ -123,7 +123,8 @@ fn file_diff(display: &str, old: &str, new: &str, bom: bool, changes: &[Change])
     out
 }
 
-/// Prints every finding as a diagnostic, then a summary line.
+/// Prints every finding as a diagnostic, sorted by file (source files and manifests by their
+/// paths) and by position in each, then the notes.
 pub fn diagnostics(
     report: &Report,
     rules: &RuleSet,
@@ -135,20 +136,30 @@ pub fn diagnostics(
     // Diagnostics are rendered in parallel, a file's in runs of `RUN` (a large workspace has
     // tens of thousands, and one generated file can have as many), then written in order.
     const RUN: usize = 256;
-    let sources: Vec<(&FileOutcome, SourceView)> = report
+    // Each file with its findings in the order of their places.
+    let mut sources: Vec<(&FileOutcome, SourceView, Vec<&Change>)> = report
         .files
         .par_iter()
         .filter(|file| !file.changes.is_empty() || file.error.is_some())
         .map(|file| {
             let source = SourceView::new(file.display.as_str(), &file.original);
-            (file, source)
+            let mut changes: Vec<&Change> = file.changes.iter().collect();
+            changes.sort_by_key(|c| (c.range.start(), c.range.end(), c.rule.as_str()));
+            (file, source, changes)
         })
         .collect();
-    // (file, a run of its findings, whether its error comes after them): the error goes
-    // after its last run, or alone when the file has no findings.
-    let runs: Vec<(usize, &[Change], bool)> = (sources.iter().enumerate())
-        .flat_map(|(i, (file, _))| {
-            let mut runs: Vec<&[Change]> = file.changes.chunks(RUN).collect();
+    sources.sort_by(|a, b| a.0.display.cmp(&b.0.display));
+    // Each file's sites: the findings that start at one place, shown as one diagnostic.
+    let sites: Vec<Vec<&[&Change]>> = (sources.iter())
+        .map(|(_, _, changes)| {
+            (changes.chunk_by(|a, b| a.range.start() == b.range.start())).collect()
+        })
+        .collect();
+    // (file, a run of its sites, whether its error comes after them): the error goes after
+    // its last run, or alone when the file has no findings.
+    let runs: Vec<(usize, &[&[&Change]], bool)> = (sources.iter().enumerate())
+        .flat_map(|(i, (file, _, _))| {
+            let mut runs: Vec<&[&[&Change]]> = sites[i].chunks(RUN).collect();
             if runs.is_empty() {
                 runs.push(&[]);
             }
@@ -160,19 +171,14 @@ pub fn diagnostics(
         .collect();
     let rendered: Vec<Buffer> = runs
         .par_iter()
-        .map(|&(i, changes, with_error)| {
-            let (file, source) = &sources[i];
+        .map(|&(i, sites, with_error)| {
+            let (file, source, _) = &sources[i];
             let mut out = buffer(color);
             let mut plain = Vec::new();
-            for change in changes {
-                let diagnostic = finding(
-                    change.range,
-                    change.rule.as_str(),
-                    &change.message,
-                    change.is_applied(),
-                    rules,
-                );
-                let shown = source.around(change.range.start().into()..change.range.end().into());
+            for site in sites {
+                let (range, diagnostic) =
+                    site_diagnostic(site.iter().map(|c| SiteFinding::of_change(c)), rules);
+                let shown = source.around(range.start().into()..range.end().into());
                 plain.clear();
                 if !color && super::plain::render(&mut plain, &shown, &diagnostic)? {
                     out.write_all(&plain)?;
@@ -189,29 +195,46 @@ pub fn diagnostics(
             Ok(out)
         })
         .collect::<std::io::Result<_>>()?;
-    for out in rendered {
-        writer.write_all(out.as_slice())?;
-    }
+    // Each manifest's diagnostics, in the order of their places.
+    let mut manifests: Vec<(&str, Buffer)> = Vec::new();
     for manifest in &report.manifests {
+        let mut out = buffer(color);
         let source = SourceView::new(manifest.display.as_str(), manifest.original.as_str());
-        for change in &manifest.changes {
-            let range = change_range(&manifest.original, change);
+        let mut changes: Vec<(TextRange, &ManifestChange)> = (manifest.changes.iter())
+            .map(|change| (change_range(&manifest.original, change), change))
+            .collect();
+        changes.sort_by_key(|(range, change)| (range.start(), range.end(), change.rule.as_str()));
+        for site in changes.chunk_by(|a, b| a.0.start() == b.0.start()) {
+            let findings = site.iter().map(|(range, change)| SiteFinding {
+                range: *range,
+                rule: change.rule.as_str(),
+                message: &change.message,
+                fixable: change.is_applied(),
+            });
+            let (range, diagnostic) = site_diagnostic(findings, rules);
             let shown = source.around(range.start().into()..range.end().into());
-            let diagnostic = finding(
-                range,
-                change.rule.as_str(),
-                &change.message,
-                change.is_applied(),
-                rules,
-            );
-            emit_one(writer, &config, &shown, &diagnostic)?;
+            emit_one(&mut out, &config, &shown, &diagnostic)?;
         }
         if let Some(error) = &manifest.error {
             let diagnostic = Diagnostic::error()
                 .with_message(format!("{}: {error}", manifest.display))
                 .with_code("manifest");
-            emit_one(writer, &config, &source.around(0..0), &diagnostic)?;
+            emit_one(&mut out, &config, &source.around(0..0), &diagnostic)?;
         }
+        manifests.push((&manifest.display, out));
+    }
+    manifests.sort_by(|a, b| a.0.cmp(b.0));
+    // The files' runs and the manifests, merged by path.
+    let mut manifests = manifests.into_iter().peekable();
+    for (&(i, _, _), out) in runs.iter().zip(&rendered) {
+        let display = sources[i].0.display.as_str();
+        while let Some((_, manifest)) = manifests.next_if(|(m, _)| *m < display) {
+            writer.write_all(manifest.as_slice())?;
+        }
+        writer.write_all(out.as_slice())?;
+    }
+    for (_, manifest) in manifests {
+        writer.write_all(manifest.as_slice())?;
     }
     for note in &report.notes {
         writeln!(writer, "note: {note}")?;
@@ -237,32 +260,75 @@ fn emit_one<'f, F: Files<'f>>(
     term::emit(writer, config, files, diagnostic).map_err(|e| std::io::Error::other(e.to_string()))
 }
 
-fn finding(
+/// One finding at a site, as a diagnostic shows it.
+struct SiteFinding<'a> {
     range: TextRange,
-    rule: &str,
-    message: &str,
+    rule: &'a str,
+    message: &'a str,
     fixable: bool,
+}
+
+impl<'a> SiteFinding<'a> {
+    fn of_change(change: &'a Change) -> Self {
+        SiteFinding {
+            range: change.range,
+            rule: change.rule.as_str(),
+            message: &change.message,
+            fixable: change.is_applied(),
+        }
+    }
+
+    /// The rule's hint and what fixes it.
+    fn help(&self, rules: &RuleSet) -> (String, String) {
+        let hint = (rules.get(self.rule).map(|r| r.hint.clone())).unwrap_or_default();
+        let fix = if self.fixable {
+            "fixed by `burn-migrate --apply`".to_string()
+        } else {
+            format!(
+                "no automatic fix: `burn-migrate explain {}` shows what to do",
+                self.rule
+            )
+        };
+        (hint, fix)
+    }
+}
+
+/// One diagnostic for the findings that start at one place (a site often has two or three:
+/// the manifest's `burn` key moves to 0.22 and renames a feature): the first finding's rule
+/// and message, its hint and fix as notes, then a note for each other finding. An error when
+/// any of them needs a person. Returns the range it marks: the first finding's (the shortest:
+/// a longer one may reach over lines).
+fn site_diagnostic<'a>(
+    findings: impl Iterator<Item = SiteFinding<'a>>,
     rules: &RuleSet,
-) -> Diagnostic<()> {
-    let hint = rules.get(rule).map(|r| r.hint.clone()).unwrap_or_default();
-    let severity = if fixable {
-        Severity::Warning
-    } else {
-        Severity::Error
+) -> (TextRange, Diagnostic<()>) {
+    let findings: Vec<SiteFinding> = findings.collect();
+    let Some(first) = findings.first() else {
+        return (TextRange::default(), Diagnostic::bug());
     };
-    let fix = if fixable {
-        "fixed by `burn-migrate --apply`".to_string()
-    } else {
-        format!("no automatic fix: `burn-migrate explain {rule}` shows what to do")
+    let range = first.range;
+    let severity = match findings.iter().all(|f| f.fixable) {
+        true => Severity::Warning,
+        false => Severity::Error,
     };
-    Diagnostic::new(severity)
-        .with_code(rule)
-        .with_message(message)
+    let (hint, fix) = first.help(rules);
+    let mut notes = vec![hint, fix];
+    for other in &findings[1..] {
+        let (hint, fix) = other.help(rules);
+        notes.push(format!(
+            "also {}: {}; {hint}; {fix}",
+            other.rule, other.message
+        ));
+    }
+    let diagnostic = Diagnostic::new(severity)
+        .with_code(first.rule)
+        .with_message(first.message)
         .with_labels(vec![Label::primary(
             (),
             usize::from(range.start())..usize::from(range.end()),
         )])
-        .with_notes(vec![hint, fix])
+        .with_notes(notes);
+    (range, diagnostic)
 }
 
 /// Where a manifest change is: its own span, or the line of its key.
@@ -315,12 +381,14 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// What `--apply` leaves for a person, one line each: `file:line:column: rule-id: message`,
-/// files that could not be migrated included.
+/// files that could not be migrated included; sorted by file and place.
 pub fn left_for_a_person(report: &Report) -> Vec<String> {
-    let mut lines = Vec::new();
+    // (file, line, column, text): sorted by place before they are printed.
+    let mut lines: Vec<(&str, usize, usize, String)> = Vec::new();
     for file in &report.files {
         if let Some(error) = &file.error {
-            lines.push(format!("{}: not migrated: {error}", file.display));
+            let text = format!("{}: not migrated: {error}", file.display);
+            lines.push((&file.display, 0, 0, text));
         }
         // Where the check of the port ran, its findings at their places in the text written
         // (what `--check` lists afterwards); else the findings where they were.
@@ -334,15 +402,17 @@ pub fn left_for_a_person(report: &Report) -> Vec<String> {
         let index = LineIndex::new(text);
         for change in left {
             let (line, column) = line_col(&index, text, change.range.start().into());
-            lines.push(format!(
+            let text = format!(
                 "{}:{line}:{column}: {}: {}",
                 file.display, change.rule, change.message
-            ));
+            );
+            lines.push((&file.display, line, column, text));
         }
     }
     for manifest in &report.manifests {
         if let Some(error) = &manifest.error {
-            lines.push(format!("{}: not migrated: {error}", manifest.display));
+            let text = format!("{}: not migrated: {error}", manifest.display);
+            lines.push((&manifest.display, 0, 0, text));
         }
         // The key where the manifest as written has it (below its to-do marker, where
         // `--check` finds it afterwards), else where it was.
@@ -365,13 +435,16 @@ pub fn left_for_a_person(report: &Report) -> Vec<String> {
                 ),
             };
             let (line, column) = line_col(index, text, range.start().into());
-            lines.push(format!(
+            let text = format!(
                 "{}:{line}:{column}: {}: {}",
                 manifest.display, change.rule, change.message
-            ));
+            );
+            lines.push((&manifest.display, line, column, text));
         }
     }
-    lines
+    // Stable: findings at one place keep the order the rules gave them.
+    lines.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    lines.into_iter().map(|(_, _, _, text)| text).collect()
 }
 
 /// The 1-based line and column (in characters, as the diagnostics count) of a byte offset.

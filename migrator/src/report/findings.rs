@@ -248,6 +248,55 @@ pub fn json(findings: &[Finding]) -> String {
     serde_json::to_string_pretty(findings).unwrap_or_else(|_| "[]".to_string())
 }
 
+/// How many findings one rule has (`--statistics`), and how many of them `--apply` fixes.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RuleCount {
+    pub rule: String,
+    pub count: usize,
+    pub fixable: usize,
+}
+
+/// The findings counted per rule, most first (then by rule id), as `ruff --statistics` does.
+pub fn statistics(findings: &[Finding]) -> Vec<RuleCount> {
+    let mut counts: std::collections::BTreeMap<&str, RuleCount> = Default::default();
+    for finding in findings {
+        let entry = counts.entry(&finding.rule).or_insert_with(|| RuleCount {
+            rule: finding.rule.clone(),
+            count: 0,
+            fixable: 0,
+        });
+        entry.count += 1;
+        entry.fixable += usize::from(finding.fixable);
+    }
+    let mut counts: Vec<RuleCount> = counts.into_values().collect();
+    // Stable: equal counts stay in rule id order.
+    counts.sort_by_key(|c| std::cmp::Reverse(c.count));
+    counts
+}
+
+/// `--statistics` for people: one row per rule, with a header; nothing without findings.
+pub fn statistics_table(findings: &[Finding]) -> String {
+    let counts = statistics(findings);
+    if counts.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("{:>6} {:>6}  rule\n", "count", "fixed");
+    for RuleCount {
+        rule,
+        count,
+        fixable,
+    } in counts
+    {
+        out.push_str(&format!("{count:>6} {fixable:>6}  {rule}\n"));
+    }
+    out
+}
+
+/// `--statistics --format json`: the rows as a JSON array of `{rule, count, fixable}`.
+pub fn statistics_json(findings: &[Finding]) -> String {
+    serde_json::to_string_pretty(&statistics(findings)).unwrap_or_else(|_| "[]".to_string())
+}
+
 /// Where a finding's file is for tools that run in the current directory (GitHub resolves
 /// annotation paths from the repository root, where workflows run): relative to the current
 /// directory when the file is below it, else absolute.

@@ -30,20 +30,49 @@ pub struct Mode {
     /// Write the files that could be migrated even when others could not.
     pub partial: bool,
     pub format: Format,
+    /// Only the summary line, and that only when there is something to act on.
+    pub quiet: bool,
+    /// Counts per rule instead of each finding.
+    pub statistics: bool,
 }
 
-/// Migrates the project at `path` as `mode` asks, reporting to `out` (stdout) and `err`
-/// (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
+/// What the command line says of the project: where it is, which of its packages, and its
+/// settings as the command line gives them (the project's own fill in the rest).
+#[derive(Debug)]
+pub struct Project<'a> {
+    /// A directory or a manifest (`--manifest-path`).
+    pub path: &'a Path,
+    /// `-p`: only these packages (all when empty).
+    pub packages: &'a [String],
+    /// `--workspace --exclude`: all packages but these.
+    pub excluded: &'a [String],
+    pub settings: migrate::config::Settings,
+    /// Cargo's feature options as given (`--features gpu`): they change nothing, which the
+    /// run says.
+    pub feature_options: Vec<String>,
+}
+
+/// Migrates `project` (its selected packages, with its settings under the command line's)
+/// as `mode` asks, reporting to `out` (stdout) and `err` (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
 /// `--diff` when there is a diff (or a file it cannot migrate), `--apply` when `--partial`
 /// left files unmigrated (findings that need a person are listed, but the port was written).
 pub fn command(
-    path: &Path,
+    project: &Project,
     rules: &RuleSet,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<Exit, Error> {
-    let metadata = time("cargo metadata", || migrate::discover::read_metadata(path))?;
+    let path = project.path;
+    if mode.statistics {
+        mode.format.human_or_json("--statistics")?;
+    }
+    let read = |path: &Path| {
+        let mut metadata = migrate::discover::read_metadata(path)?;
+        metadata.select_packages(project.packages, project.excluded)?;
+        Ok::<_, Error>(metadata)
+    };
+    let metadata = time("cargo metadata", || read(path))?;
     let root = metadata.root();
     // Held to the end: another run on this tree waits until this one is done.
     let _lock = migrate::write::lock_root(&root, mode.apply, || {
@@ -57,10 +86,23 @@ pub fn command(
         Some(note) => {
             writeln!(err, "{note}").map_err(Error::Output)?;
             // The interrupted run may have moved manifests.
-            migrate::discover::read_metadata(path)?
+            read(path)?
         }
         None => metadata,
     };
+    // The rules and devices as the command line and the project's settings choose them.
+    let settings = migrate::config::resolve(project.settings.clone(), &metadata, rules)?;
+    let mut configured = rules.clone();
+    migrate::config::apply(&settings, &mut configured)?;
+    let rules = &configured;
+    if !project.feature_options.is_empty() && !mode.quiet {
+        writeln!(
+            err,
+            "note: `{}` changes nothing: burn-migrate ports the code behind every `#[cfg]`, whatever the features, so that the port builds with each of them",
+            project.feature_options.join(" ")
+        )
+        .map_err(Error::Output)?;
+    }
     // `--check` prints findings only: the port's to-do markers are for the text it writes.
     let output = if mode.apply || mode.diff {
         migrate::Output::Port
@@ -69,12 +111,19 @@ pub fn command(
     };
     let report = migrate::run_on(metadata, rules, output)?;
     if !report.uses_burn {
-        writeln!(
-            err,
-            "burn-migrate: no package in {} depends on `burn` or a `burn-*` crate; nothing to do",
-            report.root.display()
-        )
-        .map_err(Error::Output)?;
+        if !mode.quiet {
+            let which = match project.packages {
+                [] if project.excluded.is_empty() => "no package".to_string(),
+                [] => format!("no package but `{}`", project.excluded.join("`, `")),
+                packages => format!("no package of `{}`", packages.join("`, `")),
+            };
+            writeln!(
+                err,
+                "burn-migrate: {which} in {} depends on `burn` or a `burn-*` crate; nothing to do",
+                report.root.display()
+            )
+            .map_err(Error::Output)?;
+        }
         return Ok(Exit::Success);
     }
     let mut machine = |render: fn(&[findings::Finding], &RuleSet) -> String| {
@@ -82,9 +131,17 @@ pub fn command(
         write!(out, "{}", render(&list, rules))
     };
     match mode.format {
+        Format::Json if mode.statistics => {
+            machine(|list, _| findings::statistics_json(list) + "\n")
+        }
         Format::Json => machine(|list, _| findings::json(list) + "\n"),
         Format::Github => machine(|list, _| findings::github(list)),
         Format::Sarif => machine(|list, rules| findings::sarif(list, rules) + "\n"),
+        Format::Human if mode.quiet => Ok(()),
+        Format::Human if mode.statistics => {
+            let list = findings::collect(&report, rules);
+            write!(err, "{}", findings::statistics_table(&list))
+        }
         Format::Human if mode.check => {
             time("diagnostics", || emit::diagnostics(&report, rules, err))
         }
@@ -98,21 +155,23 @@ pub fn command(
         // The lockfile is worked out while the diff renders: cargo keeps one core busy.
         let (written, rendered) = rayon::join(
             || apply(&report, mode),
-            || human.then(|| emit::diff(&report)),
+            || (human && !mode.quiet).then(|| emit::diff(&report)),
         );
         let written = written?;
-        err.write_all(written.said.get_ref())
-            .map_err(Error::Output)?;
+        let said = String::from_utf8_lossy(written.said.get_ref());
+        if !mode.quiet {
+            write!(err, "{said}").map_err(Error::Output)?;
+        }
+        // Quiet keeps the warnings: what was left undone, and what to run about it.
+        for warning in (said.lines()).filter(|line| mode.quiet && line.starts_with("warning:")) {
+            writeln!(err, "{warning}").map_err(Error::Output)?;
+        }
         lock_left_behind = written.lock_left_behind;
         diff = rendered;
     }
-    time("diff and summary", || {
-        outcome(&report, rules, mode, diff, out, err)
-    })
-    .map_err(Error::Output)?;
     let unmigrated = report.files.iter().any(|f| f.error.is_some())
         || report.manifests.iter().any(|m| m.error.is_some());
-    Ok(if mode.check {
+    let exit = if mode.check {
         Exit::found_unless(report.finding_count() == 0)
     } else if mode.apply {
         Exit::found_unless(!unmigrated && !lock_left_behind)
@@ -120,7 +179,19 @@ pub fn command(
         let changes = report.changed_files().next().is_some()
             || report.manifests.iter().any(|m| m.migrated != m.original);
         Exit::found_unless(!changes && !unmigrated)
+    };
+    if mode.quiet {
+        // Something to act on: what fails the run, or what `--apply` left for a person.
+        if exit != Exit::Success || (mode.apply && report.unresolved_count() > 0) {
+            writeln!(err, "{}", emit::summary(&report)).map_err(Error::Output)?;
+        }
+        return Ok(exit);
+    }
+    time("diff and summary", || {
+        outcome(&report, rules, mode, diff, out, err)
     })
+    .map_err(Error::Output)?;
+    Ok(exit)
 }
 
 /// What `apply` wrote and said.
@@ -209,7 +280,14 @@ fn outcome(
     for line in emit::suppression_report(report, rules) {
         writeln!(err, "{line}")?;
     }
-    if !mode.check && mode.format == Format::Human {
+    if !mode.check && mode.format == Format::Human && mode.statistics {
+        // In place of the list of what is left.
+        write!(
+            err,
+            "{}",
+            findings::statistics_table(&findings::collect(report, rules))
+        )?;
+    } else if !mode.check && mode.format == Format::Human {
         // `--check` shows them as diagnostics; `--diff` and `--apply` list them, place first.
         let left = emit::left_for_a_person(report);
         if !left.is_empty() {

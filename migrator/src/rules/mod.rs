@@ -356,6 +356,16 @@ pub struct RuleSet {
     backends: BackendTable,
     /// `data_rule_words`, made when first asked (after the last rule is added).
     data_words: std::sync::OnceLock<data_words::DataRuleWords>,
+    /// The rules that run (`select`): all, unless a selection narrowed them.
+    selection: Selection,
+}
+
+/// Which rules run: `--select` and `--ignore`, or a project's configuration of them.
+#[derive(Debug, Clone, Default)]
+struct Selection {
+    /// Only these rule ids, when set.
+    only: Option<std::collections::BTreeSet<String>>,
+    ignored: std::collections::BTreeSet<String>,
 }
 
 impl RuleSet {
@@ -365,6 +375,7 @@ impl RuleSet {
             rules: BTreeMap::new(),
             backends: BackendTable::embedded()?,
             data_words: std::sync::OnceLock::new(),
+            selection: Selection::default(),
         };
         for (name, text) in EMBEDDED_RULES {
             set.add(Path::new(name), text, Origin::Builtin)?;
@@ -522,6 +533,33 @@ impl RuleSet {
     /// Cargo feature renames and removals, gathered from every rule that carries them.
     pub fn feature_maps(&self) -> impl Iterator<Item = &FeatureMap> {
         self.rules.values().flat_map(|r| r.features.iter())
+    }
+
+    /// The rule id closest to `wrong`, as the end of a message: ` (did you mean `x`?)`, or
+    /// nothing when no id is close.
+    pub fn did_you_mean(&self, wrong: &str) -> String {
+        crate::util::suggest::did_you_mean(wrong, self.rules.keys().map(String::as_str))
+    }
+
+    /// Runs only the rules `only` names (every rule when `None`), less those `ignored` names.
+    /// The ids must be rules of the set ([`RuleSet::get`]); the caller says where a wrong one
+    /// came from.
+    pub fn select(&mut self, only: Option<&[String]>, ignored: &[String]) {
+        self.selection = Selection {
+            only: only.map(|ids| ids.iter().cloned().collect()),
+            ignored: ignored.iter().cloned().collect(),
+        };
+    }
+
+    /// Whether the rule's findings are reported and its fixes made: dropped like a site under
+    /// an `allow` comment otherwise. The tool's own edits in scratch copies always are.
+    pub fn is_selected(&self, rule: RuleKey) -> bool {
+        if matches!(rule, RuleKey::Tool(_)) {
+            return true;
+        }
+        let id = rule.as_str();
+        let Selection { only, ignored } = &self.selection;
+        only.as_ref().is_none_or(|only| only.contains(id)) && !ignored.contains(id)
     }
 
     /// Looks a rule up for a diagnostic. Built-in ids are generated from the embedded files and

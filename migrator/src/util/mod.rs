@@ -7,6 +7,7 @@ pub mod kinds_walk;
 pub mod layout;
 pub mod lines;
 pub mod overlay;
+pub mod suggest;
 pub mod syntax;
 #[cfg(test)]
 pub mod test_random;

@@ -16,8 +16,9 @@ use serde::Deserialize;
 
 use crate::error::Error;
 
+/// The file; its other keys are the port's settings (`select`, `ignore`, `ndarray-to`, ..),
+/// which `migrate::config` reads and checks.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct File {
     #[serde(default)]
     verify: Option<VerifyTable>,
