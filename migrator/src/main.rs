@@ -78,9 +78,10 @@ struct Cli {
     /// verify's and bench's results (human, json).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
-    /// The project or workspace (a directory or its Cargo.toml).
-    #[arg(default_value = ".")]
-    path: PathBuf,
+    /// The project or workspace (a directory or its Cargo.toml), or files and folders inside
+    /// one to narrow the run to them; several projects make one report.
+    #[arg(value_name = "PATH", default_value = ".")]
+    paths: Vec<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -427,7 +428,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             // Buffered: tens of thousands of findings are millions of small writes otherwise.
             let mut err = BufferedStandardStream::stderr(color::stderr_choice(cli.color));
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let remaining = report::migrate::command(&cli.path, &rules, mode, &mut out, &mut err);
+            let remaining = report::migrate::command(&cli.paths, &rules, mode, &mut out, &mut err);
             std::io::Write::flush(&mut out)?;
             std::io::Write::flush(&mut err)?;
             Ok(remaining?.into())

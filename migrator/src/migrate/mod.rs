@@ -12,7 +12,8 @@
 //! [`rust_version`] for the toolchain, `device_features`, [`old_burn_deps`]), [`markers`]
 //! (to-do markers) and `port_check` (what `--check` lists in the written port), [`lockfile`]
 //! (Cargo.lock), [`write`] (the transactional `--apply`). [`homes`] says where each rule's
-//! code is.
+//! code is; [`scope`] what a run covers (the command line's paths, as projects and the files
+//! they narrow each to).
 
 pub mod burn_patches;
 pub mod crate_names;
@@ -36,6 +37,7 @@ mod port_check;
 pub mod records;
 mod rewrite;
 pub mod rust_version;
+pub mod scope;
 pub mod source;
 pub mod suppress;
 pub mod transforms;

@@ -151,8 +151,16 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
             ));
         }
     }
-    out.sort_by(|a, b| (&a.file, a.start, a.end, &a.rule).cmp(&(&b.file, b.start, b.end, &b.rule)));
+    sort(&mut out);
     out
+}
+
+/// Sorts findings by file, then start and end position, then rule: the order of every
+/// format's document.
+pub fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (&a.file, a.start, a.end, &a.rule).cmp(&(&b.file, b.start, b.end, &b.rule))
+    });
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1,10 +1,11 @@
 //! The migrate command (`--check`, `--diff`, `--apply`): runs the migration, writes it when
 //! asked, and reports what it found and did. Findings go to stderr as diagnostics (or to stdout
 //! as JSON, GitHub annotations or SARIF, then alone there), the diff to stdout, the lockfile update, device table, suppressions and summary
-//! to stderr.
+//! to stderr. Several projects run in turn and report as one (one machine document, one exit
+//! code), each narrowed to the paths given inside it.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 
@@ -32,19 +33,73 @@ pub struct Mode {
     pub format: Format,
 }
 
-/// Migrates the project at `path` as `mode` asks, reporting to `out` (stdout) and `err`
-/// (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
+/// Migrates the projects at `paths` as `mode` asks, reporting to `out` (stdout) and `err`
+/// (stderr). A path inside a project narrows the run to it (`migrate::scope`); several
+/// projects run one after the other, each its own transaction under `--apply`, and report as
+/// one: the machine formats print one document of all their findings, and the exit status is
+/// the worst of theirs. Each project's: `--check` [`Exit::Found`] when anything is found,
 /// `--diff` when there is a diff (or a file it cannot migrate), `--apply` when `--partial`
-/// left files unmigrated (findings that need a person are listed, but the port was written).
+/// left files unmigrated (findings that need a person are listed, but the port was written);
+/// [`Exit::Error`] when it failed, which is said on `err` and does not stop the others.
 pub fn command(
-    path: &Path,
+    paths: &[PathBuf],
     rules: &RuleSet,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<Exit, Error> {
-    let metadata = time("cargo metadata", || migrate::discover::read_metadata(path))?;
-    let root = metadata.root();
+    let projects = time("cargo metadata", || migrate::scope::projects(paths))?;
+    let several = projects.len() > 1;
+    let mut machine: Option<Vec<findings::Finding>> = None;
+    let mut exit = Exit::Success;
+    let mut total = Total::default();
+    for project in projects {
+        let name = several.then(|| name_from_current_dir(&project.metadata.root()));
+        let mut seen = |report: &Report| {
+            total.add(report);
+            if mode.format != Format::Human {
+                (machine.get_or_insert_with(Vec::new)).extend(findings::collect(report, rules));
+            }
+        };
+        let ran = one_project(project, name.as_deref(), rules, mode, &mut seen, out, err);
+        match ran {
+            Ok(code) => exit = exit.max(code),
+            Err(Error::Output(error)) => return Err(Error::Output(error)),
+            Err(error) => {
+                writeln!(err, "error: {}", super::error_text(&error)).map_err(Error::Output)?;
+                exit = Exit::Error;
+                total.failed += 1;
+            }
+        }
+    }
+    if let Some(mut list) = machine {
+        findings::sort(&mut list);
+        let document = match mode.format {
+            Format::Json => findings::json(&list) + "\n",
+            Format::Github => findings::github(&list),
+            Format::Sarif => findings::sarif(&list, rules) + "\n",
+            Format::Human => String::new(),
+        };
+        write!(out, "{document}").map_err(Error::Output)?;
+    }
+    if several {
+        writeln!(err, "{}", total.line()).map_err(Error::Output)?;
+    }
+    Ok(exit)
+}
+
+/// One project of [`command`], named `name` among several: `seen` gets its report, narrowed
+/// to the paths given, once the port is worked out and before anything is written.
+fn one_project(
+    project: migrate::scope::Project,
+    name: Option<&str>,
+    rules: &RuleSet,
+    mode: Mode,
+    seen: &mut dyn FnMut(&Report),
+    out: &mut dyn Write,
+    err: &mut dyn WriteColor,
+) -> Result<Exit, Error> {
+    let root = project.metadata.root();
     // Held to the end: another run on this tree waits until this one is done.
     let _lock = migrate::write::lock_root(&root, mode.apply, || {
         let _ = writeln!(
@@ -57,9 +112,9 @@ pub fn command(
         Some(note) => {
             writeln!(err, "{note}").map_err(Error::Output)?;
             // The interrupted run may have moved manifests.
-            migrate::discover::read_metadata(path)?
+            migrate::discover::read_metadata(&project.manifest)?
         }
-        None => metadata,
+        None => project.metadata,
     };
     // `--check` prints findings only: the port's to-do markers are for the text it writes.
     let output = if mode.apply || mode.diff {
@@ -67,7 +122,7 @@ pub fn command(
     } else {
         migrate::Output::Findings
     };
-    let report = migrate::run_on(metadata, rules, output)?;
+    let mut report = migrate::run_on(metadata, rules, output)?;
     if !report.uses_burn {
         writeln!(
             err,
@@ -77,20 +132,15 @@ pub fn command(
         .map_err(Error::Output)?;
         return Ok(Exit::Success);
     }
-    let mut machine = |render: fn(&[findings::Finding], &RuleSet) -> String| {
-        let list = findings::collect(&report, rules);
-        write!(out, "{}", render(&list, rules))
-    };
-    match mode.format {
-        Format::Json => machine(|list, _| findings::json(list) + "\n"),
-        Format::Github => machine(|list, _| findings::github(list)),
-        Format::Sarif => machine(|list, rules| findings::sarif(list, rules) + "\n"),
-        Format::Human if mode.check => {
-            time("diagnostics", || emit::diagnostics(&report, rules, err))
-        }
-        Format::Human => Ok(()),
+    if let Some(name) = name {
+        name_files_from(&mut report, name);
     }
-    .map_err(Error::Output)?;
+    // After the naming: the notes it adds name files.
+    project.scope.narrow(&mut report);
+    seen(&report);
+    if mode.format == Format::Human && mode.check {
+        time("diagnostics", || emit::diagnostics(&report, rules, err)).map_err(Error::Output)?;
+    }
     let human = mode.format == Format::Human;
     let mut diff = None;
     let mut lock_left_behind = false;
@@ -107,7 +157,7 @@ pub fn command(
         diff = rendered;
     }
     time("diff and summary", || {
-        outcome(&report, rules, mode, diff, out, err)
+        outcome(&report, rules, mode, name, diff, out, err)
     })
     .map_err(Error::Output)?;
     let unmigrated = report.files.iter().any(|f| f.error.is_some())
@@ -121,6 +171,63 @@ pub fn command(
             || report.manifests.iter().any(|m| m.migrated != m.original);
         Exit::found_unless(!changes && !unmigrated)
     })
+}
+
+/// How a project's files are named among several: from the current directory, as the shell
+/// names them (`a/src/lib.rs`), or absolute when the project is not below it.
+fn name_from_current_dir(root: &Path) -> String {
+    let below = std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|cwd| root.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    match below {
+        Some(relative) if relative.as_os_str().is_empty() => ".".to_string(),
+        Some(relative) => relative.display().to_string(),
+        None => root.display().to_string(),
+    }
+}
+
+/// Names `report`'s files from the current directory, where the project is `name`: with
+/// several projects, `src/lib.rs` would not say whose it is.
+fn name_files_from(report: &mut Report, name: &str) {
+    if name == "." {
+        return;
+    }
+    let files = report.files.iter_mut().map(|f| &mut f.display);
+    for display in files.chain(report.manifests.iter_mut().map(|m| &mut m.display)) {
+        *display = format!("{name}/{display}");
+    }
+}
+
+/// The findings of several projects, for the line that ends their report.
+#[derive(Default)]
+struct Total {
+    projects: usize,
+    findings: usize,
+    unresolved: usize,
+    failed: usize,
+}
+
+impl Total {
+    fn add(&mut self, report: &Report) {
+        self.projects += 1;
+        self.findings += report.finding_count();
+        self.unresolved += report.unresolved_count();
+    }
+
+    fn line(&self) -> String {
+        let failed = match self.failed {
+            0 => String::new(),
+            n => format!("; {n} project(s) stopped with an error (above)"),
+        };
+        format!(
+            "burn-migrate: {} finding(s) in {} project(s): {} fixed by --apply, {} need a person{failed}",
+            self.findings,
+            self.projects,
+            self.findings.saturating_sub(self.unresolved),
+            self.unresolved
+        )
+    }
 }
 
 /// What `apply` wrote and said.
@@ -183,6 +290,7 @@ fn outcome(
     report: &Report,
     rules: &RuleSet,
     mode: Mode,
+    name: Option<&str>,
     diff: Option<String>,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
@@ -222,5 +330,5 @@ fn outcome(
             }
         }
     }
-    writeln!(err, "{}", emit::summary(report))
+    writeln!(err, "{}", emit::summary(report, name))
 }
