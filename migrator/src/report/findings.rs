@@ -251,9 +251,11 @@ fn line_edits(old: &str, new: &str) -> Vec<Edit> {
         .collect()
 }
 
-/// The findings as a JSON array.
-pub fn json(findings: &[Finding]) -> String {
-    serde_json::to_string_pretty(findings).unwrap_or_else(|_| "[]".to_string())
+/// Writes the findings as a JSON array and a line break, streamed: of a file written as one
+/// line, 231,000 findings are 180 MB of JSON, which a string would hold (and copy) whole.
+pub fn write_json(findings: &[Finding], out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, findings)?;
+    writeln!(out)
 }
 
 /// Where a finding's file is for tools that run in the current directory (GitHub resolves

@@ -74,13 +74,13 @@ pub fn command(
     }
     if let Some(mut list) = machine {
         findings::sort(&mut list);
-        let document = match mode.format {
-            Format::Json => findings::json(&list) + "\n",
-            Format::Github => findings::github(&list),
-            Format::Sarif => findings::sarif(&list, rules) + "\n",
-            Format::Human => String::new(),
-        };
-        write!(out, "{document}").map_err(Error::Output)?;
+        match mode.format {
+            Format::Json => findings::write_json(&list, out),
+            Format::Github => write!(out, "{}", findings::github(&list)),
+            Format::Sarif => writeln!(out, "{}", findings::sarif(&list, rules)),
+            Format::Human => Ok(()),
+        }
+        .map_err(Error::Output)?;
     }
     if several {
         writeln!(err, "{}", total.line()).map_err(Error::Output)?;
