@@ -15,9 +15,9 @@ use crate::util::files::Canonical;
 
 /// One workspace named on the command line, with what of it the run covers.
 pub struct Project {
-    /// The manifest nearest the first path given inside this workspace: its metadata is
-    /// read again from it when an interrupted `--apply` moved manifests.
-    pub manifest: PathBuf,
+    /// The first path given inside this workspace, as given: its metadata is read again
+    /// from it when an interrupted `--apply` moved manifests.
+    pub path: PathBuf,
     pub metadata: Metadata,
     pub scope: Scope,
 }
@@ -57,13 +57,15 @@ pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, Error> {
         let index = match known {
             Some(index) => index,
             None => {
-                let metadata = discover::read_metadata(&manifest)?;
+                // From the path as given, not from `manifest`: a manifest that links outside
+                // the project is read where the link is, and found outside it when written.
+                let metadata = discover::read_metadata(given)?;
                 let root = metadata.root();
                 match projects.iter().position(|p| p.metadata.root() == root) {
                     Some(index) => index,
                     None => {
                         projects.push(Project {
-                            manifest,
+                            path: given.clone(),
                             metadata,
                             scope: Scope::Paths(Vec::new()),
                         });

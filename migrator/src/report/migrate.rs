@@ -112,7 +112,7 @@ fn one_project(
         Some(note) => {
             writeln!(err, "{note}").map_err(Error::Output)?;
             // The interrupted run may have moved manifests.
-            migrate::discover::read_metadata(&project.manifest)?
+            migrate::discover::read_metadata(&project.path)?
         }
         None => project.metadata,
     };
