@@ -14,6 +14,12 @@ pub enum Error {
     },
     #[error("{path} is not valid UTF-8; burn-migrate only edits UTF-8 Rust sources (convert the file, or exclude it)")]
     NotUtf8 { path: PathBuf },
+    #[error("no such file or folder: {}{}; check the path, then give a Cargo project (its folder or its Cargo.toml), or a folder or .rs file inside one", path.display(), looked_in.as_ref().map(|dir| format!(" (looked for in {})", dir.display())).unwrap_or_default())]
+    PathNotFound {
+        path: PathBuf,
+        /// The current directory, where `path` is relative.
+        looked_in: Option<PathBuf>,
+    },
     #[error("no Cargo.toml in {path} or above it: run burn-migrate inside a Cargo project or pass its path")]
     NoManifest { path: PathBuf },
     #[error("`cargo metadata` failed for {manifest}: {message}\nfix the manifest so that `cargo metadata --no-deps` succeeds, then run burn-migrate again")]

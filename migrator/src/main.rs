@@ -79,9 +79,10 @@ struct Cli {
     /// verify's and bench's results (human, json).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
-    /// The project or workspace (a directory or its Cargo.toml).
-    #[arg(default_value = ".")]
-    path: PathBuf,
+    /// The project or workspace (a directory or its Cargo.toml), or files and folders inside
+    /// one to narrow the run to them; several projects make one report.
+    #[arg(value_name = "PATH", default_value = ".")]
+    paths: Vec<PathBuf>,
     /// Print only the summary line, and nothing when there is nothing to report (errors
     /// still print; the exit code says the rest).
     #[arg(short, long)]
@@ -104,7 +105,7 @@ struct Cli {
 #[command(next_help_heading = "Cargo")]
 struct CargoOptions {
     /// The project's Cargo.toml, as cargo takes it (the same as giving it as PATH).
-    #[arg(long, value_name = "PATH", conflicts_with = "path")]
+    #[arg(long, value_name = "PATH", conflicts_with = "paths")]
     manifest_path: Option<PathBuf>,
     /// Port and report only this package of the workspace (repeatable; the whole workspace
     /// is still read, so what one package knows of another holds).
@@ -141,10 +142,10 @@ struct RuleSelection {
 }
 
 impl Cli {
-    /// The project the migrate modes read: `--manifest-path`, else PATH.
-    fn project(&self) -> anyhow::Result<&Path> {
+    /// What the migrate modes read: `--manifest-path`, else the PATHs.
+    fn paths(&self) -> anyhow::Result<&[PathBuf]> {
         let Some(manifest) = &self.cargo.manifest_path else {
-            return Ok(&self.path);
+            return Ok(&self.paths);
         };
         // As cargo: a manifest path names the file, so that a directory is not taken for one.
         if manifest.file_name().is_none_or(|name| name != "Cargo.toml") {
@@ -154,7 +155,7 @@ impl Cli {
                 manifest.join("Cargo.toml").display()
             );
         }
-        Ok(manifest)
+        Ok(std::slice::from_ref(manifest))
     }
 
     /// What the command line sets of the project's settings (`migrate::config`).
@@ -550,8 +551,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 quiet: cli.quiet,
                 statistics: cli.statistics,
             };
-            let project = report::migrate::Project {
-                path: cli.project()?,
+            let projects = report::migrate::Projects {
+                paths: cli.paths()?,
                 packages: &cli.cargo.packages,
                 excluded: &cli.cargo.exclude,
                 settings: cli.settings(),
@@ -560,7 +561,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             // Buffered: tens of thousands of findings are millions of small writes otherwise.
             let mut err = BufferedStandardStream::stderr(color::stderr_choice(cli.color));
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let remaining = report::migrate::command(&project, &rules, mode, &mut out, &mut err);
+            let remaining = report::migrate::command(&projects, &rules, mode, &mut out, &mut err);
             std::io::Write::flush(&mut out)?;
             std::io::Write::flush(&mut err)?;
             Ok(remaining?.into())

@@ -200,6 +200,11 @@ impl Metadata {
         self.selected = Some(selected);
         Ok(())
     }
+
+    /// Whether the package of `manifest` (a canonical path) is one of this workspace's.
+    pub fn has_package(&self, manifest: &Path) -> bool {
+        (self.metadata.packages.iter()).any(|p| p.manifest_path.as_std_path() == manifest)
+    }
 }
 
 pub fn discover(path: &Path) -> Result<Workspace, Error> {

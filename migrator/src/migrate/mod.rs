@@ -39,6 +39,7 @@ mod port_check;
 pub mod records;
 mod rewrite;
 pub mod rust_version;
+pub mod scope;
 pub mod source;
 pub mod suppress;
 pub mod transforms;

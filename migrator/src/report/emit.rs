@@ -353,8 +353,9 @@ pub(crate) fn key_range(text: &str, key: &str) -> TextRange {
     TextRange::default()
 }
 
-/// One-line summary for people.
-pub fn summary(report: &Report) -> String {
+/// One-line summary for people; `project` names the project among several.
+pub fn summary(report: &Report, project: Option<&str>) -> String {
+    let who = project.map_or(String::new(), |name| format!("{name}: "));
     let findings = report.finding_count();
     let unresolved = report.unresolved_count();
     let files = report
@@ -369,13 +370,13 @@ pub fn summary(report: &Report) -> String {
             .count();
     if findings == 0 {
         return if report.already_migrated {
-            "burn-migrate: clean: no backend generics and nothing left from Burn 0.21".to_string()
+            format!("burn-migrate: {who}clean: no backend generics and nothing left from Burn 0.21")
         } else {
-            "burn-migrate: nothing to migrate".to_string()
+            format!("burn-migrate: {who}nothing to migrate")
         };
     }
     format!(
-        "burn-migrate: {findings} finding(s) in {files} file(s): {} fixed by --apply, {unresolved} need a person",
+        "burn-migrate: {who}{findings} finding(s) in {files} file(s): {} fixed by --apply, {unresolved} need a person",
         findings - unresolved
     )
 }

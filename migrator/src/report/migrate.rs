@@ -1,10 +1,11 @@
 //! The migrate command (`--check`, `--diff`, `--apply`): runs the migration, writes it when
 //! asked, and reports what it found and did. Findings go to stderr as diagnostics (or to stdout
 //! as JSON, GitHub annotations or SARIF, then alone there), the diff to stdout, the lockfile update, device table, suppressions and summary
-//! to stderr.
+//! to stderr. Several projects run in turn and report as one (one machine document, one exit
+//! code), each narrowed to the paths given inside it.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 
@@ -36,12 +37,12 @@ pub struct Mode {
     pub statistics: bool,
 }
 
-/// What the command line says of the project: where it is, which of its packages, and its
-/// settings as the command line gives them (the project's own fill in the rest).
+/// What the command line says of the run: where the projects are, which of their packages,
+/// and the settings as the command line gives them (each project's own fill in the rest).
 #[derive(Debug)]
-pub struct Project<'a> {
-    /// A directory or a manifest (`--manifest-path`).
-    pub path: &'a Path,
+pub struct Projects<'a> {
+    /// Directories, manifests (`--manifest-path`), or files and folders inside a project.
+    pub paths: &'a [PathBuf],
     /// `-p`: only these packages (all when empty).
     pub packages: &'a [String],
     /// `--workspace --exclude`: all packages but these.
@@ -52,27 +53,105 @@ pub struct Project<'a> {
     pub feature_options: Vec<String>,
 }
 
-/// Migrates `project` (its selected packages, with its settings under the command line's)
-/// as `mode` asks, reporting to `out` (stdout) and `err` (stderr). Returns the exit status: `--check` [`Exit::Found`] when anything is found,
+/// Migrates the projects at `asked.paths` (their selected packages, with their settings under
+/// the command line's) as `mode` asks, reporting to `out` (stdout) and `err` (stderr). A
+/// path inside a project narrows the run to it (`migrate::scope`); several
+/// projects run one after the other, each its own transaction under `--apply`, and report as
+/// one: the machine formats print one document of all their findings, and the exit status is
+/// the worst of theirs. Each project's: `--check` [`Exit::Found`] when anything is found,
 /// `--diff` when there is a diff (or a file it cannot migrate), `--apply` when `--partial`
-/// left files unmigrated (findings that need a person are listed, but the port was written).
+/// left files unmigrated (findings that need a person are listed, but the port was written);
+/// [`Exit::Error`] when it failed, which is said on `err` and does not stop the others.
 pub fn command(
-    project: &Project,
+    asked: &Projects,
     rules: &RuleSet,
     mode: Mode,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<Exit, Error> {
-    let path = project.path;
     if mode.statistics {
         mode.format.human_or_json("--statistics")?;
     }
+    let projects = time("cargo metadata", || migrate::scope::projects(asked.paths))?;
+    if !asked.feature_options.is_empty() && !mode.quiet {
+        writeln!(
+            err,
+            "note: `{}` changes nothing: burn-migrate ports the code behind every `#[cfg]`, whatever the features, so that the port builds with each of them",
+            asked.feature_options.join(" ")
+        )
+        .map_err(Error::Output)?;
+    }
+    let several = projects.len() > 1;
+    let mut machine: Option<Vec<findings::Finding>> = None;
+    let mut exit = Exit::Success;
+    let mut total = Total::default();
+    for project in projects {
+        let name = several.then(|| name_from_current_dir(&project.metadata.root()));
+        let mut seen = |report: &Report| {
+            total.add(report);
+            if mode.format != Format::Human {
+                (machine.get_or_insert_with(Vec::new)).extend(findings::collect(report, rules));
+            }
+        };
+        let ran = one_project(
+            project,
+            asked,
+            name.as_deref(),
+            rules,
+            mode,
+            &mut seen,
+            out,
+            err,
+        );
+        match ran {
+            Ok(code) => exit = exit.max(code),
+            Err(Error::Output(error)) => return Err(Error::Output(error)),
+            Err(error) => {
+                writeln!(err, "error: {}", super::error_text(&error)).map_err(Error::Output)?;
+                exit = Exit::Error;
+                total.failed += 1;
+            }
+        }
+    }
+    if let Some(mut list) = machine {
+        findings::sort(&mut list);
+        match mode.format {
+            Format::Json if mode.statistics => {
+                writeln!(out, "{}", findings::statistics_json(&list))
+            }
+            Format::Json => findings::write_json(&list, out),
+            Format::Github => write!(out, "{}", findings::github(&list)),
+            Format::Sarif => writeln!(out, "{}", findings::sarif(&list, rules)),
+            Format::Human => Ok(()),
+        }
+        .map_err(Error::Output)?;
+    }
+    if several && (!mode.quiet || exit != Exit::Success) {
+        writeln!(err, "{}", total.line()).map_err(Error::Output)?;
+    }
+    Ok(exit)
+}
+
+/// One project of [`command`], named `name` among several: `seen` gets its report, narrowed
+/// to the paths given, once the port is worked out and before anything is written.
+#[allow(clippy::too_many_arguments)]
+fn one_project(
+    project: migrate::scope::Project,
+    asked: &Projects,
+    name: Option<&str>,
+    rules: &RuleSet,
+    mode: Mode,
+    seen: &mut dyn FnMut(&Report),
+    out: &mut dyn Write,
+    err: &mut dyn WriteColor,
+) -> Result<Exit, Error> {
     let read = |path: &Path| {
         let mut metadata = migrate::discover::read_metadata(path)?;
-        metadata.select_packages(project.packages, project.excluded)?;
+        metadata.select_packages(asked.packages, asked.excluded)?;
         Ok::<_, Error>(metadata)
     };
-    let metadata = time("cargo metadata", || read(path))?;
+    let mut metadata = project.metadata;
+    metadata.select_packages(asked.packages, asked.excluded)?;
     let root = metadata.root();
     // Held to the end: another run on this tree waits until this one is done.
     let _lock = migrate::write::lock_root(&root, mode.apply, || {
@@ -86,35 +165,27 @@ pub fn command(
         Some(note) => {
             writeln!(err, "{note}").map_err(Error::Output)?;
             // The interrupted run may have moved manifests.
-            read(path)?
+            read(&project.path)?
         }
         None => metadata,
     };
     // The rules and devices as the command line and the project's settings choose them.
-    let settings = migrate::config::resolve(project.settings.clone(), &metadata, rules)?;
+    let settings = migrate::config::resolve(asked.settings.clone(), &metadata, rules)?;
     let mut configured = rules.clone();
     migrate::config::apply(&settings, &mut configured)?;
     let rules = &configured;
-    if !project.feature_options.is_empty() && !mode.quiet {
-        writeln!(
-            err,
-            "note: `{}` changes nothing: burn-migrate ports the code behind every `#[cfg]`, whatever the features, so that the port builds with each of them",
-            project.feature_options.join(" ")
-        )
-        .map_err(Error::Output)?;
-    }
     // `--check` prints findings only: the port's to-do markers are for the text it writes.
     let output = if mode.apply || mode.diff {
         migrate::Output::Port
     } else {
         migrate::Output::Findings
     };
-    let report = migrate::run_on(metadata, rules, output)?;
+    let mut report = migrate::run_on(metadata, rules, output)?;
     if !report.uses_burn {
         if !mode.quiet {
-            let which = match project.packages {
-                [] if project.excluded.is_empty() => "no package".to_string(),
-                [] => format!("no package but `{}`", project.excluded.join("`, `")),
+            let which = match asked.packages {
+                [] if asked.excluded.is_empty() => "no package".to_string(),
+                [] => format!("no package but `{}`", asked.excluded.join("`, `")),
                 packages => format!("no package of `{}`", packages.join("`, `")),
             };
             writeln!(
@@ -126,17 +197,13 @@ pub fn command(
         }
         return Ok(Exit::Success);
     }
-    let mut machine = |render: fn(&[findings::Finding], &RuleSet) -> String| {
-        let list = findings::collect(&report, rules);
-        write!(out, "{}", render(&list, rules))
-    };
+    if let Some(name) = name {
+        name_files_from(&mut report, name);
+    }
+    // After the naming: the notes it adds name files.
+    project.scope.narrow(&mut report);
+    seen(&report);
     match mode.format {
-        Format::Json if mode.statistics => {
-            machine(|list, _| findings::statistics_json(list) + "\n")
-        }
-        Format::Json => machine(|list, _| findings::json(list) + "\n"),
-        Format::Github => machine(|list, _| findings::github(list)),
-        Format::Sarif => machine(|list, rules| findings::sarif(list, rules) + "\n"),
         Format::Human if mode.quiet => Ok(()),
         Format::Human if mode.statistics => {
             let list = findings::collect(&report, rules);
@@ -145,7 +212,8 @@ pub fn command(
         Format::Human if mode.check => {
             time("diagnostics", || emit::diagnostics(&report, rules, err))
         }
-        Format::Human => Ok(()),
+        // The machine formats print one document of every project's findings (`seen`).
+        _ => Ok(()),
     }
     .map_err(Error::Output)?;
     let human = mode.format == Format::Human;
@@ -183,15 +251,72 @@ pub fn command(
     if mode.quiet {
         // Something to act on: what fails the run, or what `--apply` left for a person.
         if exit != Exit::Success || (mode.apply && report.unresolved_count() > 0) {
-            writeln!(err, "{}", emit::summary(&report)).map_err(Error::Output)?;
+            writeln!(err, "{}", emit::summary(&report, name)).map_err(Error::Output)?;
         }
         return Ok(exit);
     }
     time("diff and summary", || {
-        outcome(&report, rules, mode, diff, out, err)
+        outcome(&report, rules, mode, name, diff, out, err)
     })
     .map_err(Error::Output)?;
     Ok(exit)
+}
+
+/// How a project's files are named among several: from the current directory, as the shell
+/// names them (`a/src/lib.rs`), or absolute when the project is not below it.
+fn name_from_current_dir(root: &Path) -> String {
+    let below = std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|cwd| root.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    match below {
+        Some(relative) if relative.as_os_str().is_empty() => ".".to_string(),
+        Some(relative) => relative.display().to_string(),
+        None => root.display().to_string(),
+    }
+}
+
+/// Names `report`'s files from the current directory, where the project is `name`: with
+/// several projects, `src/lib.rs` would not say whose it is.
+fn name_files_from(report: &mut Report, name: &str) {
+    if name == "." {
+        return;
+    }
+    let files = report.files.iter_mut().map(|f| &mut f.display);
+    for display in files.chain(report.manifests.iter_mut().map(|m| &mut m.display)) {
+        *display = format!("{name}/{display}");
+    }
+}
+
+/// The findings of several projects, for the line that ends their report.
+#[derive(Default)]
+struct Total {
+    projects: usize,
+    findings: usize,
+    unresolved: usize,
+    failed: usize,
+}
+
+impl Total {
+    fn add(&mut self, report: &Report) {
+        self.projects += 1;
+        self.findings += report.finding_count();
+        self.unresolved += report.unresolved_count();
+    }
+
+    fn line(&self) -> String {
+        let failed = match self.failed {
+            0 => String::new(),
+            n => format!("; {n} project(s) stopped with an error (above)"),
+        };
+        format!(
+            "burn-migrate: {} finding(s) in {} project(s): {} fixed by --apply, {} need a person{failed}",
+            self.findings,
+            self.projects,
+            self.findings.saturating_sub(self.unresolved),
+            self.unresolved
+        )
+    }
 }
 
 /// What `apply` wrote and said.
@@ -254,6 +379,7 @@ fn outcome(
     report: &Report,
     rules: &RuleSet,
     mode: Mode,
+    name: Option<&str>,
     diff: Option<String>,
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
@@ -300,5 +426,5 @@ fn outcome(
             }
         }
     }
-    writeln!(err, "{}", emit::summary(report))
+    writeln!(err, "{}", emit::summary(report, name))
 }

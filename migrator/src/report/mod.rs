@@ -41,8 +41,9 @@ impl Format {
     }
 }
 
-/// The exit codes, as cargo, rustfmt and ruff users expect them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The exit codes, as cargo, rustfmt and ruff users expect them; ordered from best to worst,
+/// so that a run of several projects exits with the worst (`max`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
     /// 0: nothing to do, or the command did what was asked (`--apply` wrote the port, even
     /// when findings that need a person remain: they are listed).

@@ -1,9 +1,9 @@
 //! A source file as a diagnostic shows it: a line longer than `LONG_LINE` bytes (minified or
 //! generated code, a file written as one line) is shown as a window around the finding, and
-//! columns are counted from checkpoints along it. Shown whole, each of a long line's findings
-//! printed the whole line and counted its characters from the start: on a 320 KB line with
-//! ten thousand findings, `--check` took minutes and its output gigabytes (quadratic in the
-//! line's length). The header's `file:line:column` stays the true one.
+//! columns are counted from checkpoints along it (`LineIndex`). Shown whole, each of a long
+//! line's findings printed the whole line and counted its characters from the start: on a
+//! 320 KB line with ten thousand findings, `--check` took minutes and its output gigabytes
+//! (quadratic in the line's length). The header's `file:line:column` stays the true one.
 
 use std::ops::Range;
 
@@ -17,40 +17,20 @@ const LONG_LINE: usize = 240;
 /// How many bytes of a long line are shown on each side of a finding.
 const MARGIN: usize = 80;
 
-/// On long lines, a checkpoint every this many bytes: a column is counted from the nearest.
-const CHECKPOINT: usize = 1024;
-
 /// A file's text, indexed once for all its diagnostics.
 pub struct SourceView<'a> {
     name: &'a str,
     text: &'a str,
+    /// Its lines, with the checkpoints along long lines that columns are counted from.
     lines: LineIndex,
-    /// On long lines, (byte offset, characters from the line's start), by offset.
-    checkpoints: Vec<(usize, usize)>,
 }
 
 impl<'a> SourceView<'a> {
     pub fn new(name: &'a str, text: &'a str) -> Self {
-        let lines = LineIndex::new(text);
-        let mut checkpoints = Vec::new();
-        let mut line_start = 0;
-        for line in text.split_inclusive('\n') {
-            if line.len() > LONG_LINE {
-                let mut next = CHECKPOINT;
-                for (chars, (at, _)) in line.char_indices().enumerate() {
-                    if at >= next {
-                        checkpoints.push((line_start + at, chars));
-                        next = at + CHECKPOINT;
-                    }
-                }
-            }
-            line_start += line.len();
-        }
         SourceView {
             name,
             text,
-            lines,
-            checkpoints,
+            lines: LineIndex::new(text),
         }
     }
 
@@ -69,15 +49,11 @@ impl<'a> SourceView<'a> {
         Some(start..end)
     }
 
-    /// The characters from the start of the line of `byte` to `byte`.
-    fn column(&self, line_start: usize, byte: usize) -> usize {
-        let byte = floor_char_boundary(self.text, byte.min(self.text.len()));
-        let nearest = self.checkpoints.partition_point(|&(at, _)| at <= byte);
-        let (from, chars) = match nearest.checked_sub(1).map(|i| self.checkpoints[i]) {
-            Some((at, chars)) if at >= line_start => (at, chars),
-            _ => (line_start, 0),
-        };
-        chars + self.text[from..byte].chars().count()
+    /// The characters from `line_start` to `byte` (at most the line's end), as codespan
+    /// counts a column.
+    fn column(&self, line: Range<usize>, byte: usize) -> usize {
+        let byte = floor_char_boundary(self.text, byte.clamp(line.start, line.end));
+        self.lines.characters(self.text, line.start, byte)
     }
 }
 
@@ -151,7 +127,7 @@ impl<'a> Files<'a> for Windowed<'a> {
             given: line_index,
             max: self.view.lines.line(self.view.text.len()),
         })?;
-        Ok(self.view.column(line.start, byte_index) + 1)
+        Ok(self.view.column(line, byte_index) + 1)
     }
 }
 
