@@ -140,40 +140,13 @@ fn main() {
             transforms.entry(t).or_default().push(id);
         }
     }
-    out.push_str(
+    out.push_str(&id_enum(
+        "TransformId",
         "/// A Rust transform, as rule files name it in their `transform` field: one variant per\n\
-         /// name that some rule file uses.\n\
-         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]\n\
-         pub enum TransformId {\n",
-    );
-    for t in transforms.keys() {
-        writeln!(out, "    /// `{t}`\n    {},", camel_case(t)).unwrap();
-    }
-    writeln!(
-        out,
-        "}}\n\nimpl TransformId {{\n    /// How many transforms rule files name.\n    pub const COUNT: usize = {};\n",
-        transforms.len()
-    )
-    .unwrap();
-    out.push_str("    /// The name rule files use.\n    pub const fn as_str(self) -> &'static str {\n        match self {\n");
-    for t in transforms.keys() {
-        writeln!(out, "            TransformId::{} => {t:?},", camel_case(t)).unwrap();
-    }
-    out.push_str("        }\n    }\n\n    /// The rules that name this transform: the only ids its findings may carry.\n    pub const fn rules(self) -> &'static [RuleId] {\n        match self {\n");
-    for (t, ids) in &transforms {
-        let list: Vec<String> = ids
-            .iter()
-            .map(|id| format!("RuleId::{}", camel_case(id)))
-            .collect();
-        writeln!(
-            out,
-            "            TransformId::{} => &[{}],",
-            camel_case(t),
-            list.join(", ")
-        )
-        .unwrap();
-    }
-    out.push_str("        }\n    }\n}\n");
+         /// name that some rule file uses; `rules` are the only ids its findings may carry.",
+        "transforms",
+        &transforms,
+    ));
 
     let mut modules: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (id, module) in &module_rules {

@@ -11,7 +11,8 @@
 # shared `CARGO_TARGET_DIR` (default /work/corpus-target) so Burn builds once.
 # One line per project: apply time, findings fixed/manual, manual findings `--check` still
 # lists on the port (`left`, must equal `manual`), cargo check errors (`nobuild` when cargo
-# could not load or resolve the port), how many sit at a finding of the port (`reported`,
+# could not load or resolve the port, `buildscript` when a dependency's build script
+# failed, naming it), how many sit at a finding of the port (`reported`,
 # scripts/corpus-errors.py) and how many do not, failing packages; a row
 # whose arguments are `-` is ported but not checked (it cannot build here); a sixth column runs
 # in the port before the check (ddrs: `cuda`, which needs CubeCL's LLVM download, left out). Logs stay under $CORPUS_WORK (default /tmp/corpus-work). CORPUS_CHECK=0 skips
@@ -88,6 +89,13 @@ print(sum(1 for x in json.load(open(sys.argv[1])) if not x["fixable"]))
     fi
     failing=$(grep -o 'could not compile `[^`]*`' "$log.check-0.22.log" \
         | sed 's/could not compile `\(.*\)`/\1/' | sort -u | paste -sd, - || true)
+    if grep -q 'failed to run custom build command' "$log.check-0.22.log"; then
+        # A dependency's build script failed (a system library this machine lacks): cargo
+        # checked nothing that depends on it, so no count says anything of the port.
+        errors="buildscript"
+        failing=$(grep -o 'failed to run custom build command for `[^`]*`' "$log.check-0.22.log" \
+            | sed 's/.*for `\(.*\)`/\1/' | sort -u | paste -sd, - || true)
+    fi
     printf '%-13s %8.1f %6s %6s %6s %7s %8s %6s  %s\n' "$name" "$apply_s" "$fixed" "$manual" "$left" \
         "$errors" "$reported" "$others" "${failing:--}"
 done < "$list"

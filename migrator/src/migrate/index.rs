@@ -1041,14 +1041,7 @@ impl Index {
             .filter_map(|list| {
                 let segment = list.syntax().parent().and_then(ast::PathSegment::cast)?;
                 let owner = segment.name_ref()?.text().to_string();
-                let args = list
-                    .generic_args()
-                    .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
-                    .map(|a| match a {
-                        ast::GenericArg::TypeArg(t) => t.ty().as_ref().and_then(type_as_ident),
-                        _ => None,
-                    })
-                    .collect();
+                let args = argument_names(&list);
                 Some(ArgumentList {
                     burn_owner: self.burn_name(file, &segment.parent_path()),
                     owner,
@@ -1424,16 +1417,20 @@ fn self_type_args(imp: &ast::Impl) -> Option<(String, Vec<Option<String>>)> {
         return None;
     };
     let segment = ty.path()?.segment()?;
-    let args = segment
-        .generic_arg_list()?
-        .generic_args()
+    let args = argument_names(&segment.generic_arg_list()?);
+    Some((segment.name_ref()?.text().to_string(), args))
+}
+
+/// Each non-lifetime argument of a generic argument list, by its name when it is a single
+/// name (`B` in `Model<B, 2>`; `None` for `2`).
+fn argument_names(list: &ast::GenericArgList) -> Vec<Option<String>> {
+    list.generic_args()
         .filter(|a| !matches!(a, ast::GenericArg::LifetimeArg(_)))
         .map(|a| match a {
             ast::GenericArg::TypeArg(t) => t.ty().as_ref().and_then(type_as_ident),
             _ => None,
         })
-        .collect();
-    Some((segment.name_ref()?.text().to_string(), args))
+        .collect()
 }
 
 /// Whether the struct's or enum's fields mention the parameter `name` only inside
