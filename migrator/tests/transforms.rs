@@ -714,3 +714,21 @@ fn an_alias_over_cfg_branches_is_described_per_branch() {
         train.message
     );
 }
+
+/// After `--apply` the `Backend` import is gone while a trait's `type Backend: Backend;`
+/// stays for a person: `--check` of the port still reports it and its uses, so every
+/// compiler error there sits at a finding. A `Backend` the workspace defines is its own.
+#[test]
+fn a_backend_associated_type_left_in_a_port_is_still_reported() {
+    let ported = "use burn::tensor::Tensor;\n\npub trait Operator {\n    type Backend: Backend;\n\n    fn apply(&self, input: Tensor<Self::Backend, 1>) -> Tensor<Self::Backend, 1>;\n}\n";
+    let (_, manual) = port(ported);
+    let associated = RuleKey::Builtin(RuleId::BackendAssociatedType);
+    assert_eq!(
+        manual.iter().filter(|k| **k == associated).count(),
+        3,
+        "{manual:?}"
+    );
+    let own = format!("{ported}\npub trait Backend {{}}\n");
+    let (_, manual) = port(&own);
+    assert!(!manual.contains(&associated), "{manual:?}");
+}

@@ -70,6 +70,9 @@ pub struct Index {
     /// use of it writes at least: a shorter list is the 0.22 form, which a later pass reads
     /// (`Batcher<I, O>`, whose `I` is no backend).
     backend_first_types: HashMap<String, usize>,
+    /// Associated types the workspace's traits declare with a backend bound (`trait Mesh {
+    /// type Backend: Backend; }`), by name: a backend the port cannot remove by itself.
+    pub backend_associated_types: HashSet<String>,
     /// Positions of a project type's parameters that an impl of it binds to a backend
     /// parameter (`impl<B: Backend> X for Wrap<B>`: `("Wrap", 0)`).
     bound_by_impls: HashSet<(String, usize)>,
@@ -376,6 +379,7 @@ impl Index {
             .filter_map(|f| Some(f.name()?.text().to_string()))
             .collect();
         index.collect_backend_traits(&items);
+        index.collect_backend_associated_types(&items);
         index.collect_marker_traits(&items);
         index.modules = items
             .of::<ast::Adt>()
@@ -411,6 +415,44 @@ impl Index {
             index.collect_items(&items, &owner_facts);
         }
         index
+    }
+
+    fn collect_backend_associated_types(&mut self, items: &FileItems) {
+        for (file, tr) in items.of::<ast::Trait>() {
+            let declared = (tr.assoc_item_list().into_iter())
+                .flat_map(|list| list.assoc_items())
+                .filter_map(|item| match item {
+                    ast::AssocItem::TypeAlias(alias) => Some(alias),
+                    _ => None,
+                });
+            for alias in declared {
+                let bounded = bound_paths(alias.type_bound_list()).iter().any(|bound| {
+                    self.is_backend_bound(file, bound)
+                        || self.is_dangling_backend_bound(file, bound)
+                });
+                if let (true, Some(name)) = (bounded, alias.name()) {
+                    self.backend_associated_types
+                        .insert(name.text().to_string());
+                }
+            }
+        }
+    }
+
+    /// A bare `Backend` (or `AutodiffBackend`) that nothing in the file imports and the
+    /// workspace does not define: a port's leftover of Burn 0.21's trait, whose import the
+    /// port removed. (A glob import of the workspace's own modules cannot bring it either;
+    /// one of another crate's could, which is not looked into.)
+    fn is_dangling_backend_bound(&self, file: usize, bound: &ast::Path) -> bool {
+        let Some(names) = self.files.get(file) else {
+            return false;
+        };
+        let Some(name) = path_as_ident(bound) else {
+            return false;
+        };
+        BURN_BACKEND_TRAITS.contains(&name.as_str())
+            && !names.other_imports.contains(&name)
+            && !names.local_items.contains(&name)
+            && !self.workspace_items.contains(&name)
     }
 
     fn collect_backend_traits(&mut self, items: &FileItems) {

@@ -22,6 +22,7 @@ mod autodiff_entry;
 mod autodiff_module;
 mod backend_alias;
 mod backend_associated_item;
+mod backend_associated_type;
 mod backend_calls;
 mod backend_elem;
 mod backend_element_generics;
