@@ -728,6 +728,16 @@ fn a_backend_associated_type_left_in_a_port_is_still_reported() {
         3,
         "{manual:?}"
     );
+    // Another trait's associated type of the same name is that trait's business.
+    let other = format!(
+        "{ported}\npub trait Source {{\n    type Backend;\n}}\n\npub fn f<S: Source>(x: Option<<S as Source>::Backend>) {{\n    let _ = x;\n}}\n"
+    );
+    let (_, manual) = port(&other);
+    assert_eq!(
+        manual.iter().filter(|k| **k == associated).count(),
+        3,
+        "{manual:?}"
+    );
     let own = format!("{ported}\npub trait Backend {{}}\n");
     let (_, manual) = port(&own);
     assert!(!manual.contains(&associated), "{manual:?}");

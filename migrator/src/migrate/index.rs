@@ -71,8 +71,9 @@ pub struct Index {
     /// (`Batcher<I, O>`, whose `I` is no backend).
     backend_first_types: HashMap<String, usize>,
     /// Associated types the workspace's traits declare with a backend bound (`trait Mesh {
-    /// type Backend: Backend; }`), by name: a backend the port cannot remove by itself.
-    pub backend_associated_types: HashSet<String>,
+    /// type Backend: Backend; }`), by name, each with the traits that declare it: a backend
+    /// the port cannot remove by itself.
+    pub backend_associated_types: HashMap<String, HashSet<String>>,
     /// Positions of a project type's parameters that an impl of it binds to a backend
     /// parameter (`impl<B: Backend> X for Wrap<B>`: `("Wrap", 0)`).
     bound_by_impls: HashSet<(String, usize)>,
@@ -430,9 +431,11 @@ impl Index {
                     self.is_backend_bound(file, bound)
                         || self.is_dangling_backend_bound(file, bound)
                 });
-                if let (true, Some(name)) = (bounded, alias.name()) {
-                    self.backend_associated_types
-                        .insert(name.text().to_string());
+                if let (true, Some(name), Some(owner)) = (bounded, alias.name(), tr.name()) {
+                    (self.backend_associated_types)
+                        .entry(name.text().to_string())
+                        .or_default()
+                        .insert(owner.text().to_string());
                 }
             }
         }

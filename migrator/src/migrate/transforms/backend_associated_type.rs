@@ -29,23 +29,41 @@ pub fn run(ctx: &mut FileCtx) {
     let mut sites = Vec::new();
     // The declaration in the trait and the definitions in its impls.
     for alias in ctx.nodes::<ast::TypeAlias>() {
-        let in_trait_or_impl = (alias.syntax().parent())
-            .is_some_and(|parent| ast::AssocItemList::can_cast(parent.kind()));
         let Some(name) = alias.name().map(|n| n.text().to_string()) else {
             continue;
         };
-        if in_trait_or_impl && names.contains(&name) {
+        let declaring = names.get(&name);
+        let owner = owning_trait(&alias);
+        if declaring
+            .zip(owner)
+            .is_some_and(|(traits, owner)| traits.contains(&owner))
+        {
             sites.push((
                 alias.syntax().text_range(),
                 format!("`type {name}` is a backend associated type, which Burn 0.22 has no use for: remove it here, in the trait and in each impl, and write its uses without it (`Tensor<Self::{name}, 1>` is `Tensor<1>`)"),
             ));
         }
     }
-    // Its uses: `Self::Backend`, `M::Backend`, `<M as Mesh>::Backend`.
-    let named: Vec<&str> = names.iter().map(String::as_str).collect();
+    // Its uses: `Self::Backend`, `M::Backend`, `<M as Mesh>::Backend`; not another trait's
+    // associated type of the same name (`<LC as LearningComponentsTypes>::Backend`, which
+    // Burn's own rules port).
+    let named: Vec<&str> = names.keys().map(String::as_str).collect();
     for path in ctx.paths_named(&named) {
-        if path.qualifier().is_none() {
+        let Some(qualifier) = path.qualifier() else {
             continue;
+        };
+        let qualifying_trait = (qualifier.segment())
+            .and_then(|segment| segment.qualifying_trait())
+            .and_then(|tr| tr.path())
+            .and_then(|tr| crate::util::syntax::segment_names(&tr).pop());
+        let declared_by = path
+            .segment()
+            .and_then(|s| s.name_ref())
+            .and_then(|n| names.get(n.text().to_string().as_str()));
+        if let (Some(tr), Some(traits)) = (qualifying_trait, declared_by) {
+            if !traits.contains(&tr) {
+                continue;
+            }
         }
         sites.push((
             path.syntax().text_range(),
@@ -59,4 +77,17 @@ pub fn run(ctx: &mut FileCtx) {
             message,
         ));
     }
+}
+
+/// The trait an associated type belongs to: the trait that declares it, or the trait an impl
+/// defines it for.
+fn owning_trait(alias: &ast::TypeAlias) -> Option<String> {
+    let owner = alias.syntax().parent()?.parent()?;
+    if let Some(tr) = ast::Trait::cast(owner.clone()) {
+        return Some(tr.name()?.text().to_string());
+    }
+    let ast::Type::PathType(tr) = ast::Impl::cast(owner)?.trait_()? else {
+        return None;
+    };
+    crate::util::syntax::segment_names(&tr.path()?).pop()
 }
