@@ -728,9 +728,10 @@ fn a_backend_associated_type_left_in_a_port_is_still_reported() {
         3,
         "{manual:?}"
     );
-    // Another trait's associated type of the same name is that trait's business.
+    // Another trait's associated type of the same name is that trait's business, and a
+    // module path ending in the name is no associated type.
     let other = format!(
-        "{ported}\npub trait Source {{\n    type Backend;\n}}\n\npub fn f<S: Source>(x: Option<<S as Source>::Backend>) {{\n    let _ = x;\n}}\n"
+        "{ported}\npub trait Source {{\n    type Backend;\n}}\n\npub fn f<S: Source>(x: Option<<S as Source>::Backend>) {{\n    let _ = x;\n}}\n\npub fn g<B: burn::tensor::backend::Backend>() {{}}\n"
     );
     let (_, manual) = port(&other);
     assert_eq!(

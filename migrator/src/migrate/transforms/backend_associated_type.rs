@@ -52,6 +52,19 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(qualifier) = path.qualifier() else {
             continue;
         };
+        // A type's associated type: `Self::`, `M::` or `<M as Mesh>::`; not a module path
+        // (`burn::tensor::backend::Backend` is Burn's trait).
+        let of_a_type = qualifier.qualifier().is_none()
+            && qualifier.segment().is_some_and(|segment| {
+                segment.qualifying_trait().is_some()
+                    || segment.self_type_token().is_some()
+                    || segment.name_ref().is_some_and(|name| {
+                        name.text().starts_with(|c: char| c.is_ascii_uppercase())
+                    })
+            });
+        if !of_a_type {
+            continue;
+        }
         let qualifying_trait = (qualifier.segment())
             .and_then(|segment| segment.qualifying_trait())
             .and_then(|tr| tr.path())
