@@ -7,8 +7,10 @@
 #
 # ast-grep: `AST_GREP=/path/to/ast-grep` or `ast-grep` on PATH (`npm i -g @ast-grep/cli`).
 # Its patterns (ten 0.21 idioms) are in scripts/ast-grep/. `RUNS=5` changes the run count,
-# `LINES=320000` the full size, `SIZES="quarter half"` which trees to time. Nothing outside
-# WORK_DIR is written.
+# `LINES=320000` the full size, `SIZES="quarter half"` which trees to time (`SIZES=none`:
+# none). `CORPUS_DIR=/work/corpus-src` adds the real-code row: one `--check` process over
+# every project there that `--check` can read alone (exit 0 or 1) against one ast-grep scan
+# of the same folders. Nothing outside WORK_DIR is written.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,12 +25,18 @@ cargo build --release --quiet --manifest-path "$repo/Cargo.toml" -p burn-migrate
 tool="$repo/target/release/burn-migrate"
 gen="$repo/target/release/gen-workspace"
 
+sizes=${SIZES:-quarter half full huge}
+[ "$sizes" = none ] && sizes=""
 rm -rf "$work"
 mkdir -p "$work"
-"$gen" "$work/quarter" --lines $((full / 4))
-"$gen" "$work/half" --lines $((full / 2))
-"$gen" "$work/full" --lines "$full"
-"$gen" "$work/huge" --huge-mb 10
+for size in $sizes; do
+    case $size in
+        quarter) "$gen" "$work/quarter" --lines $((full / 4)) ;;
+        half) "$gen" "$work/half" --lines $((full / 2)) ;;
+        full) "$gen" "$work/full" --lines "$full" ;;
+        huge) "$gen" "$work/huge" --huge-mb 10 ;;
+    esac
+done
 
 # Runs "$@" `runs` times (with `prepare` before each when set); prints the median
 # "wall cpu peak_mb" line. Exit status 1 is burn-migrate's "findings" answer, not a failure.
@@ -56,7 +64,7 @@ echo "load before: $(uptime)"
 echo
 echo "| tree | lines | MB | command | wall s | CPU s | peak MB |"
 echo "|---|---:|---:|---|---:|---:|---:|"
-for size in ${SIZES:-quarter half full huge}; do
+for size in $sizes; do
     dir="$work/$size"
     lines=$(lines_of "$dir")
     mb=$(mb_of "$dir")
@@ -71,6 +79,21 @@ for size in ${SIZES:-quarter half full huge}; do
     row "burn-migrate --apply (on a copy)" "$(measure "$tool" --apply --allow-dirty --allow-no-vcs "$work/copy")"
     prepare=""
 done
+if [ -n "${CORPUS_DIR:-}" ]; then
+    # Real code: the projects `--check` reads on its own (a git dependency it cannot fetch
+    # here, say, stops one with exit 2), all in one process, as one ast-grep scan reads them.
+    projects=()
+    for dir in "$CORPUS_DIR"/*/; do
+        status=0
+        "$tool" --check "$dir" >/dev/null 2>&1 || status=$?
+        [ "$status" -le 1 ] && projects+=("$dir")
+    done
+    lines=$(find "${projects[@]}" -name '*.rs' -exec cat {} + | wc -l)
+    mb=$(find "${projects[@]}" -name '*.rs' -exec cat {} + | wc -c | awk '{printf "%.1f", $1 / 1e6}')
+    row() { echo "| real code (${#projects[@]} projects) | $lines | $mb | $1 | $(echo "$2" | awk '{print $1 " | " $2 " | " $3}') |"; }
+    row "burn-migrate --check (one process)" "$(measure "$tool" --check "${projects[@]}")"
+    row "ast-grep scan (10 rules)" "$(measure "$ast_grep" scan -c "$repo/scripts/ast-grep/sgconfig.yml" "${projects[@]}")"
+fi
 echo
 echo "load after: $(uptime)"
 echo "machine: $(nproc) cores; $("$tool" --version 2>/dev/null || true); $("$ast_grep" --version)"
