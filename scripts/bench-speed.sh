@@ -9,7 +9,8 @@
 # Its patterns (ten 0.21 idioms) are in scripts/ast-grep/. `RUNS=5` changes the run count,
 # `LINES=320000` the full size, `SIZES="quarter half"` which trees to time (`SIZES=none`:
 # none). `CORPUS_DIR=/work/corpus-src` adds the real-code row: one `--check` process over
-# every project there that `--check` can read alone (exit 0 or 1) against one ast-grep scan
+# every project folder there that `--check` can read alone (exit 0 or 1; a tree whose Cargo
+# project is in a subfolder is left out) against one ast-grep scan
 # of the same folders. Nothing outside WORK_DIR is written.
 set -euo pipefail
 
