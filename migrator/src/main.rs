@@ -416,7 +416,16 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     match &cli.command {
         Some(Command::Completions { shell }) => {
-            let (mut command, _) = command()?;
+            // `explain <TAB>` completes rule ids: the rules loaded, user rules included. Only
+            // the script knows them; parsing accepts any id, so that `explain` can say which
+            // id was meant.
+            let ids: Vec<String> = rules.iter().map(|rule| rule.id.clone()).collect();
+            let (command, _) = command()?;
+            let mut command = command.mut_subcommand("explain", |explain| {
+                explain.mut_arg("id", |id| {
+                    id.value_parser(clap::builder::PossibleValuesParser::new(ids))
+                })
+            });
             let mut script = Vec::new();
             clap_complete::generate(*shell, &mut command, "burn-migrate", &mut script);
             std::io::Write::write_all(&mut std::io::stdout(), &script)

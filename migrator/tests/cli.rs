@@ -699,6 +699,14 @@ fn completions_for_each_shell() {
                 && script.contains("ndarray-to"),
             "{shell}: {script}"
         );
+        // `explain <TAB>` offers the rule ids (clap_complete's fish script completes no
+        // positional values, rule ids or other).
+        let offers_ids = script.contains(RuleId::BackendGenericParam.as_str())
+            && script.contains(RuleId::BackendAssociatedType.as_str());
+        assert!(
+            offers_ids || shell == "fish",
+            "{shell}: no rule ids to complete"
+        );
     }
 }
 
