@@ -739,6 +739,14 @@ fn a_backend_associated_type_left_in_a_port_is_still_reported() {
         3,
         "{manual:?}"
     );
+    // A module path that ends in the associated type's name names no associated type.
+    let module_path = "use burn::tensor::backend::Backend;\n\npub mod kernels {\n    pub struct Engine;\n}\n\npub trait Mesh {\n    type Engine: Backend;\n}\n\npub fn engine() -> kernels::Engine {\n    kernels::Engine\n}\n";
+    let (_, manual) = port(module_path);
+    assert_eq!(
+        manual.iter().filter(|k| **k == associated).count(),
+        1,
+        "{manual:?}"
+    );
     let own = format!("{ported}\npub trait Backend {{}}\n");
     let (_, manual) = port(&own);
     assert!(!manual.contains(&associated), "{manual:?}");

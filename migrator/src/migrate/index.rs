@@ -454,7 +454,6 @@ impl Index {
         };
         BURN_BACKEND_TRAITS.contains(&name.as_str())
             && !names.other_imports.contains(&name)
-            && !names.local_items.contains(&name)
             && !self.workspace_items.contains(&name)
     }
 

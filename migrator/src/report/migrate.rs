@@ -145,13 +145,12 @@ fn one_project(
     out: &mut dyn Write,
     err: &mut dyn WriteColor,
 ) -> Result<Exit, Error> {
-    let read = |path: &Path| {
-        let mut metadata = migrate::discover::read_metadata(path)?;
+    // `-p` and `--exclude`, on the metadata read for the project and on any read again.
+    let select = |mut metadata: migrate::discover::Metadata| {
         metadata.select_packages(asked.packages, asked.excluded)?;
         Ok::<_, Error>(metadata)
     };
-    let mut metadata = project.metadata;
-    metadata.select_packages(asked.packages, asked.excluded)?;
+    let metadata = select(project.metadata)?;
     let root = metadata.root();
     // Held to the end: another run on this tree waits until this one is done.
     let _lock = migrate::write::lock_root(&root, mode.apply, || {
@@ -165,7 +164,7 @@ fn one_project(
         Some(note) => {
             writeln!(err, "{note}").map_err(Error::Output)?;
             // The interrupted run may have moved manifests.
-            read(&project.path)?
+            select(migrate::discover::read_metadata(&project.path)?)?
         }
         None => metadata,
     };
