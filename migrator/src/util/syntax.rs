@@ -322,6 +322,62 @@ pub fn next_significant(token: &SyntaxToken) -> Option<SyntaxToken> {
     None
 }
 
+/// Whether `tree` is the body of a macro definition (`macro_rules! m { .. }`, `macro m(..)
+/// { .. }`) or the input of a macro call the parser did not open (`thread_local! { .. }`, a
+/// project's `m!(..)`): code the parser leaves as tokens, which `token_tree_paths` reads.
+pub fn is_macro_body(tree: &ast::TokenTree) -> bool {
+    tree.syntax().parent().is_some_and(|parent| {
+        let kind = parent.kind();
+        ast::MacroRules::can_cast(kind)
+            || ast::MacroDef::can_cast(kind)
+            || ast::MacroCall::can_cast(kind)
+    })
+}
+
+/// The paths a macro body (`is_macro_body`) writes, which the parser leaves as tokens: each run `a::b::C` of names, as its segment names and range. A name after
+/// `$` (a metavariable), `.` (a field or method) or `::` (the rest of a longer path) starts
+/// none; a leading `::` or `$crate::` is not part of the names.
+pub fn token_tree_paths(tree: &ast::TokenTree) -> Vec<(Vec<String>, TextRange)> {
+    use ra_ap_syntax::SyntaxKind::{COLON, COLON2, DOLLAR, DOT, IDENT};
+    let tokens: Vec<SyntaxToken> = (tree.syntax().descendants_with_tokens())
+        .filter_map(|element| element.into_token())
+        .filter(|token| !token.kind().is_trivia())
+        .collect();
+    let kind = |at: usize| tokens.get(at).map(SyntaxToken::kind);
+    // The number of tokens of a `::` at `at`: the parser leaves it one token in some bodies
+    // (a macro call's) and two `:` in others (a `macro_rules!` body's).
+    let double_colon = |at: usize| match kind(at) {
+        Some(COLON2) => Some(1),
+        Some(COLON) if kind(at + 1) == Some(COLON) => {
+            let (first, second) = (&tokens[at], &tokens[at + 1]);
+            (first.text_range().end() == second.text_range().start()).then_some(2)
+        }
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        let after_separator = at > 0
+            && (matches!(kind(at - 1), Some(DOLLAR | DOT | COLON2))
+                || (at >= 2 && double_colon(at - 2) == Some(2)));
+        if kind(at) != Some(IDENT) || after_separator {
+            at += 1;
+            continue;
+        }
+        let start = tokens[at].text_range().start();
+        let mut names = vec![tokens[at].text().to_string()];
+        let mut end = tokens[at].text_range().end();
+        at += 1;
+        while let Some(width) = double_colon(at).filter(|&w| kind(at + w) == Some(IDENT)) {
+            names.push(tokens[at + width].text().to_string());
+            end = tokens[at + width].text_range().end();
+            at += width + 1;
+        }
+        out.push((names, TextRange::new(start, end)));
+    }
+    out
+}
+
 /// Whether `node` mentions the identifier `name` as a path segment anywhere inside it.
 pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
     node.descendants()
@@ -331,7 +387,36 @@ pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{path_parts, word_offsets, words_ending_with};
+    use super::{is_macro_body, path_parts, token_tree_paths, word_offsets, words_ending_with};
+    use ra_ap_syntax::{ast, AstNode, Edition, SourceFile};
+
+    #[test]
+    fn macro_bodies_are_read_as_paths() {
+        let text = "macro_rules! m { ($s:ident, $e:expr) => { type $s = burn::record::Full; \
+                    let x = $e.field; $crate::a::B; Local::new(::std::vec::Vec::new()) }; }\n\
+                    fn f() { thread_local!(static T: nn :: Kind = nn::Kind); }\n\
+                    #[derive(Debug)] struct S;";
+        let file = SourceFile::parse(text, Edition::Edition2021).tree();
+        let bodies: Vec<ast::TokenTree> = (file.syntax().descendants())
+            .filter_map(ast::TokenTree::cast)
+            .filter(is_macro_body)
+            .collect();
+        // The derive's list is an attribute's, not a macro body.
+        assert_eq!(bodies.len(), 2);
+        let paths = |body: &ast::TokenTree| -> Vec<String> {
+            (token_tree_paths(body).into_iter())
+                .map(|(names, range)| {
+                    assert_eq!(text[range].replace(' ', ""), names.join("::"));
+                    names.join("::")
+                })
+                .collect()
+        };
+        // Metavariables, fields, the rest of `$crate::` and of a leading `::` start none.
+        let definition = ["ident", "expr", "burn::record::Full", "x", "Local::new"];
+        assert_eq!(paths(&bodies[0]), definition);
+        // `::` written with spaces joins a path all the same; keywords are not names.
+        assert_eq!(paths(&bodies[1]), ["T", "nn::Kind", "nn::Kind"]);
+    }
 
     #[test]
     fn path_parts_are_what_split_gives() {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::call_template;
 use super::context::FileCtx;
@@ -15,7 +15,8 @@ use super::use_items::{full_use_path, path_matches, with_crate_paths};
 use crate::edit::Change;
 use crate::rules::{Applicability, DataRule, RuleKey};
 use crate::util::syntax::{
-    callee_name, outermost_segment_name, path_parts, segment_name, segment_names,
+    callee_name, is_macro_body, outermost_segment_name, path_parts, segment_name, segment_names,
+    token_tree_paths,
 };
 
 pub const TRANSFORM: Transform = Transform {
@@ -139,6 +140,9 @@ struct FileNodes {
     leaves_by_first: HashMap<String, Vec<usize>>,
     /// The modules the file imports with globs (`use burn::store::*` -> `burn::store`).
     glob_modules: Vec<Vec<String>>,
+    /// Paths in macro bodies (`util::syntax::is_macro_body`, `token_tree_paths`), read as
+    /// Burn's paths like `code_paths`: the parser leaves those bodies as tokens.
+    macro_paths: Vec<(Vec<String>, TextRange)>,
     /// Method calls and function calls.
     calls: Vec<SyntaxNode>,
     /// Positions in `calls` by the name called: the method's, or the callee path's last
@@ -166,6 +170,7 @@ impl FileNodes {
             use_leaves: Vec::new(),
             leaves_by_first: HashMap::new(),
             glob_modules: Vec::new(),
+            macro_paths: Vec::new(),
             calls: Vec::new(),
             calls_by_name: HashMap::new(),
             impls: Vec::new(),
@@ -228,8 +233,15 @@ impl FileNodes {
                 nodes.field_exprs.push(field);
             } else if let Some(record) = ast::RecordExpr::cast(node.clone()) {
                 nodes.record_exprs.push(record);
-            } else if let Some(implementation) = ast::Impl::cast(node) {
+            } else if let Some(implementation) = ast::Impl::cast(node.clone()) {
                 nodes.impls.push(implementation);
+            } else if let Some(body) = ast::TokenTree::cast(node).filter(is_macro_body) {
+                for (mut names, range) in token_tree_paths(&body) {
+                    if let Some(krate) = crates.renamed_crate(&names[0]) {
+                        names[0] = krate;
+                    }
+                    nodes.macro_paths.push((names, range));
+                }
             }
         }
         let a_burn_crate = |first: &String| first.starts_with("burn_");
@@ -465,14 +477,29 @@ fn report_removed(
         patterns.to_vec()
     };
     for pattern in &patterns {
+        // A macro body names what its expansion will: Burn's path written there, or a name
+        // the file imports from Burn (`type $settings = FullPrecisionSettings;`).
+        let imported = nodes.imported_names(pattern);
+        for (names, range) in &nodes.macro_paths {
+            let what = if path_matches(names, pattern) {
+                Some(names.join("::"))
+            } else {
+                (imported.iter()).find_map(|(local, full)| {
+                    (names[0] == *local).then(|| [&full[..], &names[1..]].concat().join("::"))
+                })
+            };
+            if let Some(what) = what.filter(|_| reported.insert(*range)) {
+                ctx.push(Change::manual(*range, rule, say(&what)));
+            }
+        }
         for (path, _) in nodes.paths_matching(pattern) {
             if reported.insert(path.syntax().text_range()) {
                 let text = say(&path.syntax().text().to_string());
                 ctx.push(Change::manual(path.syntax().text_range(), rule, text));
             }
         }
-        for (local, full) in nodes.imported_names(pattern) {
-            for (path, _) in nodes.paths_starting_with(&local) {
+        for (local, full) in &imported {
+            for (path, _) in nodes.paths_starting_with(local) {
                 if reported.insert(path.syntax().text_range()) {
                     let text = say(&full.join("::"));
                     ctx.push(Change::manual(path.syntax().text_range(), rule, text));

@@ -10,7 +10,7 @@
 //! (`TRANSFORM.import_side`) and of the data rules' `rename-path`/`removed-item` tables,
 //! under their ids.
 
-use ra_ap_syntax::ast;
+use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
@@ -19,7 +19,9 @@ use super::use_items::{import_anchor, imports_name, path_matches, path_matches_v
 use crate::edit::Change;
 use crate::migrate::index::is_backend_module_path;
 use crate::rules::{RuleId, RuleKey, TransformId};
-use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
+use crate::util::syntax::{
+    is_macro_body, line_removal_range, remove_list_elements, segment_names, token_tree_paths,
+};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::Imports),
@@ -307,6 +309,18 @@ fn data_rule_import(
                 if path_matches(full, from) && (tables == Tables::All || to.is_some()) =>
             {
                 let Some(to) = to else {
+                    // A macro body still names it (`type $s = FullPrecisionSettings;`): the
+                    // parser leaves macro bodies as tokens, so no rule rewrote that use, and
+                    // without the import it would name nothing. It stays, reported, and
+                    // `data_rules` reports the use in the macro.
+                    if import_named_in_a_macro_body(ctx, tree, full) {
+                        let text = format!(
+                            "`{}` no longer exists in Burn 0.22, and a macro here still names it",
+                            full.join("::")
+                        );
+                        ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
+                        return Some(false);
+                    }
                     record_removal(
                         ctx,
                         tree,
@@ -370,6 +384,25 @@ fn data_rule_import(
         }
     }
     None
+}
+
+/// Whether a macro body of the file (`util::syntax::is_macro_body`) names what `tree` imports
+/// (`full`), by its local name.
+fn import_named_in_a_macro_body(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -> bool {
+    let local = match tree.rename().and_then(|r| r.name()) {
+        Some(name) => name.text().to_string(),
+        None => match full.last() {
+            Some(last) => last.clone(),
+            None => return false,
+        },
+    };
+    (ctx.nodes::<ast::TokenTree>())
+        .filter(is_macro_body)
+        .any(|body| {
+            token_tree_paths(&body)
+                .iter()
+                .any(|(names, _)| names[0] == local)
+        })
 }
 
 /// Whether some use of `PhantomData` survives the removal of backend marker fields (or the
