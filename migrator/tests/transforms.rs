@@ -751,3 +751,37 @@ fn a_backend_associated_type_left_in_a_port_is_still_reported() {
     let (_, manual) = port(&own);
     assert!(!manual.contains(&associated), "{manual:?}");
 }
+
+/// A `match` over every variant of Burn's `MetricState`: `Some(value)` would leave steps
+/// without a value unmatched, so the pattern stays for a person (`custom-metrics` reports
+/// it). Not an example: one that names `custom-metrics` must have an `after` a person wrote.
+#[test]
+fn an_exhaustive_match_over_metric_states_is_left_to_a_person() {
+    let text = "use burn::train::renderer::MetricState;\n\npub fn kind(state: &MetricState) -> f64 {\n    match state {\n        MetricState::Numeric(_, value) => value.current(),\n        MetricState::Generic(_) => 0.0,\n    }\n}\n";
+    let (out, manual) = port(text);
+    assert_eq!(out, text);
+    assert!(
+        manual.contains(&RuleKey::from(RuleId::CustomMetrics)),
+        "{manual:?}"
+    );
+    // With a catch-all arm after it, the arm binds `Some(value)`.
+    let text = text.replace("MetricState::Generic(_)", "_");
+    let (out, _) = port(&text);
+    assert!(
+        out.contains("MetricState::Numeric(_, Some(value)) =>"),
+        "{out}"
+    );
+}
+
+/// Aliases local to a block (`{ type B = NdArray; .. }`) mean what they say in their block:
+/// two blocks that call different backends `B` each get their own device, not the first
+/// block's. Not an example: the wgpu half needs a backend the examples' crate leaves out.
+#[test]
+fn each_block_alias_selects_the_device_of_its_own_block() {
+    let text = "use burn::backend::{NdArray, Wgpu};\nuse burn::prelude::*;\n\npub fn make<B: Backend>(device: B::Device) -> Tensor<B, 1> {\n    Tensor::zeros([1], &device)\n}\n\npub fn run(gpu: bool) {\n    if gpu {\n        type B = Wgpu;\n        let _ = make::<B>(Default::default());\n    } else {\n        type B = NdArray;\n        let _ = make::<B>(Default::default());\n    }\n}\n";
+    let (out, manual) = port(text);
+    assert!(manual.is_empty(), "{manual:?}\n{out}");
+    let wgpu = out.find("make(Device::wgpu(DeviceKind::DefaultDevice))");
+    let flex = out.find("make(Device::flex())");
+    assert!(wgpu.is_some_and(|w| flex.is_some_and(|f| w < f)), "{out}");
+}

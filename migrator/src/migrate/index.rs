@@ -1168,7 +1168,12 @@ impl Index {
                     checkpointing: false,
                 })
             }
-            None if path.qualifier().is_none() => self.alias(file, &local).cloned(),
+            // A block's own alias (`{ type B = NdArray<f32>; .. }`) is what the name means in
+            // that block, whatever other blocks of the file call `B`.
+            None if path.qualifier().is_none() => match block_alias_in_scope(ty.syntax(), &local) {
+                Some(alias) => self.resolve_backend_type(file, &alias.ty()?),
+                None => self.alias(file, &local).cloned(),
+            },
             // `backend::B`, `crate::backends::Cpu`: an alias of the workspace reached through
             // its modules (often one `#[cfg(..)] mod` per backend). Aliases are known by name
             // workspace-wide, as unqualified ones are; a qualifier that is a type
@@ -1836,4 +1841,24 @@ fn crate_names<F: Borrow<SourceFile> + Sync>(files: &[F]) -> Vec<CrateNames> {
             CrateNames::new(file.dependency_names.clone(), wide, own, &file.text)
         })
         .collect()
+}
+
+/// The type alias `name` that a block around `node` defines (`fn f() { type B = Flex; .. }`),
+/// innermost first: items of a block are visible in all of it, and hide the file's items of
+/// that name. An alias is not its own scope (`type B = B;` names an outer `B`).
+fn block_alias_in_scope(node: &SyntaxNode, name: &str) -> Option<ast::TypeAlias> {
+    let at = node.text_range();
+    node.ancestors()
+        .filter_map(ast::StmtList::cast)
+        .find_map(|block| {
+            block.statements().find_map(|statement| match statement {
+                ast::Stmt::Item(ast::Item::TypeAlias(alias))
+                    if alias.name().is_some_and(|n| n.text() == name)
+                        && !alias.syntax().text_range().contains_range(at) =>
+                {
+                    Some(alias)
+                }
+                _ => None,
+            })
+        })
 }

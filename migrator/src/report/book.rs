@@ -425,6 +425,11 @@ fn describe(rewrite: &DataRule) -> String {
             trait_name,
             functions,
             ..
+        } if functions.is_empty() => format!("implementations of `{trait_name}` are reported"),
+        DataRule::ReportImplFn {
+            trait_name,
+            functions,
+            ..
         } => format!(
             "implementations of `{trait_name}` that define {} are reported",
             code_list(functions)

@@ -125,7 +125,8 @@ pub enum DataRule {
         message: String,
     },
     /// Trait methods whose signature changed: implementations of `trait` that define one of
-    /// `functions` (overriding a provided method, say) are reported.
+    /// `functions` (overriding a provided method, say) are reported. With no `functions`, the
+    /// trait itself changed (new supertraits): every implementation is reported.
     ReportImplFn {
         #[serde(rename = "trait")]
         trait_name: String,

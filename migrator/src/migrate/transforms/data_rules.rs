@@ -633,21 +633,67 @@ fn path_ends_with(path: &ast::Path, suffix: &str) -> bool {
 }
 
 /// Whether the receivers of `call`, followed down the method chain, start with a call of
-/// the function `root` (`SupervisedTraining::new(..).metric(..).renderer(..)`).
+/// the function `root` (`SupervisedTraining::new(..).metric(..).renderer(..)`). A chain that
+/// starts at a local variable continues in the `let` that binds it (`let mut training =
+/// SupervisedTraining::new(..); .. training.renderer(..)`).
 fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
     let mut receiver = call.receiver();
-    while let Some(ast::Expr::MethodCallExpr(inner)) = receiver {
-        receiver = inner.receiver();
+    // Each step goes to a `let` before the last one: the walk ends.
+    loop {
+        while let Some(ast::Expr::MethodCallExpr(inner)) = receiver {
+            receiver = inner.receiver();
+        }
+        match receiver {
+            Some(ast::Expr::CallExpr(first)) => {
+                return match first.expr() {
+                    Some(ast::Expr::PathExpr(callee)) => callee
+                        .path()
+                        .is_some_and(|path| path_ends_with(&path, root)),
+                    _ => false,
+                };
+            }
+            Some(ast::Expr::PathExpr(variable)) => match binding_initializer(&variable) {
+                Some(initializer) => receiver = Some(initializer),
+                None => return false,
+            },
+            _ => return false,
+        }
     }
-    match receiver {
-        Some(ast::Expr::CallExpr(first)) => match first.expr() {
-            Some(ast::Expr::PathExpr(callee)) => callee
-                .path()
-                .is_some_and(|path| path_ends_with(&path, root)),
-            _ => false,
-        },
-        _ => false,
+}
+
+/// The initializer of the `let` that binds the local variable `variable` names: the last
+/// `let name = ..;` before it in its block or an enclosing one. `None` for anything else (a
+/// parameter, a pattern with more than a name, a path with more than one segment).
+fn binding_initializer(variable: &ast::PathExpr) -> Option<ast::Expr> {
+    let path = variable.path()?;
+    if path.qualifier().is_some() {
+        return None;
     }
+    let name = path.segment()?.name_ref()?;
+    let at = variable.syntax().text_range().start();
+    for block in variable
+        .syntax()
+        .ancestors()
+        .filter_map(ast::StmtList::cast)
+    {
+        let binding = (block.statements())
+            .take_while(|statement| statement.syntax().text_range().end() <= at)
+            .filter_map(|statement| match statement {
+                ast::Stmt::LetStmt(binding) => Some(binding),
+                _ => None,
+            })
+            .filter(|binding| match binding.pat() {
+                Some(ast::Pat::IdentPat(pattern)) => {
+                    pattern.name().is_some_and(|n| n.text() == name.text())
+                }
+                _ => false,
+            })
+            .last();
+        if let Some(binding) = binding {
+            return binding.initializer();
+        }
+    }
+    None
 }
 
 fn report_calls(
@@ -663,7 +709,8 @@ fn report_calls(
     }
 }
 
-/// Reports the definitions of `functions` inside `impl <trait_name> for ..` blocks.
+/// Reports the definitions of `functions` inside `impl <trait_name> for ..` blocks, or each
+/// such block when no functions are named.
 fn report_impl_fns(
     ctx: &mut FileCtx,
     nodes: &FileNodes,
@@ -673,19 +720,27 @@ fn report_impl_fns(
     message: &str,
 ) {
     for implementation in &nodes.impls {
-        let implements_trait = match implementation.trait_() {
-            // Burn's trait, as the file's imports resolve it: a project trait of the same
-            // name is none of this rule's business.
-            Some(ast::Type::PathType(path_type)) => path_type.path().is_some_and(|path| {
-                path_ends_with(&path, trait_name)
-                    && ctx.index.burn_name(ctx.file_id, &path).is_some()
+        // Burn's trait, as the file's imports resolve it: a project trait of the same name is
+        // none of this rule's business.
+        let Some(trait_path) = (match implementation.trait_() {
+            Some(ast::Type::PathType(path_type)) => path_type.path().filter(|path| {
+                path_ends_with(path, trait_name) && ctx.index.burn_name(ctx.file_id, path).is_some()
             }),
-            _ => false,
+            _ => None,
+        }) else {
+            continue;
         };
-        let Some(items) = implementation
-            .assoc_item_list()
-            .filter(|_| implements_trait)
-        else {
+        // No functions named: the trait itself changed (its supertraits), so every
+        // implementation is reported, at the trait's name.
+        if functions.is_empty() {
+            ctx.push(Change::manual(
+                trait_path.syntax().text_range(),
+                rule,
+                message,
+            ));
+            continue;
+        }
+        let Some(items) = implementation.assoc_item_list() else {
             continue;
         };
         for item in items.assoc_items() {

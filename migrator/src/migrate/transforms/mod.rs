@@ -42,6 +42,7 @@ mod generic_params;
 mod imports;
 mod inner_device;
 mod into_scalar;
+mod metric_state_numeric;
 mod module_record_type;
 mod optimizer_bounds;
 mod optimizer_init;
