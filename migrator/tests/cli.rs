@@ -834,3 +834,67 @@ fn burn_patches_are_findings_at_their_key_until_the_fork_is_on_0_22() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Issue 35 item 5: a command's help lists the options it takes and no others: `records`
+/// reads no rules and prints no findings, `explain` prints no findings.
+#[test]
+fn each_command_lists_only_its_own_options() {
+    let help = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+            .args(args)
+            .arg("--help")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let options = ["--rules", "--format", "--color"];
+    for (args, takes) in [
+        (&[][..], &options[..]),
+        (&["records"], &[]),
+        (&["records", "convert"], &[]),
+        (&["compare"], &[]),
+        (&["probe"], &[]),
+        (&["framework"], &[]),
+        (&["explain"], &["--rules"]),
+        (&["book"], &["--rules"]),
+        (&["completions"], &["--rules"]),
+        (&["rules"], &["--rules", "--format"]),
+        (&["bench"], &["--rules", "--format"]),
+        (&["verify"], &options[..]),
+    ] {
+        let text = help(args);
+        for option in options {
+            assert_eq!(
+                text.contains(&format!("{option} <")),
+                takes.contains(&option),
+                "`{}` and {option}:\n{text}",
+                args.join(" ")
+            );
+        }
+        if !args.is_empty() {
+            for option in ["--apply", "--ndarray-to", "--select", "--manifest-path"] {
+                assert!(!text.contains(option), "{args:?}: {option}\n{text}");
+            }
+        }
+    }
+    // An option a command does not take is refused, not ignored.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["records", "convert", "model.mpk", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // Where it is taken, it still works.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args([
+            "explain",
+            "backend-seed",
+            "--rules",
+            "/nonexistent-rules-dir",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("loading rules from"), "{stderr}");
+}
