@@ -70,8 +70,8 @@ struct Cli {
     /// The options come from the backend table (`policy_arg`).
     #[arg(skip)]
     backend_choices: BTreeMap<String, String>,
-    /// When to color diagnostics: `auto` colors a terminal unless `NO_COLOR` or `CLICOLOR=0`
-    /// is set (`CLICOLOR_FORCE` colors pipes too).
+    /// When to color diagnostics and diffs: `auto` colors a terminal unless `NO_COLOR` or
+    /// `CLICOLOR=0` is set (`CLICOLOR_FORCE` colors pipes too).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t)]
     color: ColorWhen,
     /// Output format of findings and diffs: for people, or for tools (json, github, sarif).
@@ -628,6 +628,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 format: cli.format,
                 quiet: cli.quiet,
                 statistics: cli.statistics,
+                diff_color: color::stdout_colored(cli.color),
             };
             let projects = report::migrate::Projects {
                 paths: cli.paths()?,

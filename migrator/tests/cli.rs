@@ -898,3 +898,65 @@ fn each_command_lists_only_its_own_options() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("loading rules from"), "{stderr}");
 }
+
+/// Issue 35 item 5: `--diff` and `--apply` color their diff as git does (removed lines red,
+/// added green, hunk headers cyan) where colors are on, as the diagnostics are: with
+/// `--color always` or `CLICOLOR_FORCE`, never into a pipe under `auto`, nor under `NO_COLOR`
+/// or `--color never`. Without its escapes the colored diff is the plain one.
+#[test]
+fn diffs_are_colored_like_git_where_colors_are_on() {
+    let dir = project(GENERIC_MAIN);
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+        command.args(args).arg(dir.path());
+        for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        let out = command.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let plain = run(&["--diff"], &[]);
+    assert!(!plain.contains('\x1b'), "{plain}");
+    let colored = run(&["--diff", "--color", "always"], &[]);
+    for expected in [
+        "\x1b[31m-fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\x1b[0m\n",
+        "\x1b[32m+fn double(x: Tensor<1>) -> Tensor<1> {\x1b[0m\n",
+        "\x1b[1m--- a/src/main.rs\x1b[0m\n",
+        "\x1b[36m@@ -1,6 +1,6 @@\x1b[0m backend-generic-arg, backend-generic-param\n",
+    ] {
+        assert!(colored.contains(expected), "{expected:?} in\n{colored}");
+    }
+    // Context lines stay plain.
+    assert!(colored.contains("\n     x.mul_scalar(2.0)\n"), "{colored}");
+    let stripped = colored
+        .replace("\x1b[0m", "")
+        .replace("\x1b[1m", "")
+        .replace("\x1b[31m", "")
+        .replace("\x1b[32m", "")
+        .replace("\x1b[36m", "");
+    assert_eq!(stripped, plain);
+    assert_eq!(run(&["--diff"], &[("CLICOLOR_FORCE", "1")]), colored);
+    assert_eq!(
+        run(&["--diff"], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+        plain
+    );
+    assert_eq!(
+        run(&["--diff", "--color", "never"], &[("CLICOLOR_FORCE", "1")]),
+        plain
+    );
+    // --apply prints the same diff, colored alike.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["--apply", "--allow-no-vcs", "--color", "always"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), colored);
+}

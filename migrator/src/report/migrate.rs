@@ -35,6 +35,9 @@ pub struct Mode {
     pub quiet: bool,
     /// Counts per rule instead of each finding.
     pub statistics: bool,
+    /// Color the diff (`--color`, and whether standard output is a terminal:
+    /// `color::stdout_colored`).
+    pub diff_color: bool,
 }
 
 /// What the command line says of the run: where the projects are, which of their packages,
@@ -222,7 +225,7 @@ fn one_project(
         // The lockfile is worked out while the diff renders: cargo keeps one core busy.
         let (written, rendered) = rayon::join(
             || apply(&report, mode),
-            || (human && !mode.quiet).then(|| emit::diff(&report)),
+            || (human && !mode.quiet).then(|| emit::diff(&report, mode.diff_color)),
         );
         let written = written?;
         let said = String::from_utf8_lossy(written.said.get_ref());
@@ -385,7 +388,7 @@ fn outcome(
 ) -> std::io::Result<()> {
     if (mode.apply || mode.diff) && mode.format == Format::Human {
         // The other formats print one document on stdout: the findings.
-        let diff = diff.unwrap_or_else(|| emit::diff(report));
+        let diff = diff.unwrap_or_else(|| emit::diff(report, mode.diff_color));
         write!(out, "{diff}")?;
     }
     if !mode.check && mode.format == Format::Human {
