@@ -960,3 +960,238 @@ fn diffs_are_colored_like_git_where_colors_are_on() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), colored);
 }
+
+/// Runs burn-migrate in `cwd` with `GITHUB_WORKSPACE` as given (unset when `None`).
+fn run_in(cwd: &Path, args: &[&str], workspace: Option<&Path>) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+    command.args(args).current_dir(cwd);
+    match workspace {
+        Some(workspace) => command.env("GITHUB_WORKSPACE", workspace),
+        None => command.env_remove("GITHUB_WORKSPACE"),
+    };
+    command.output().unwrap()
+}
+
+/// Issue 35 item 5: the machine formats name files as people read them. SARIF's URIs are
+/// relative to the project, as the diagnostics' and JSON's paths are, on the base id
+/// `PROJECTROOT` that `originalUriBaseIds` gives as the project's `file://` URI (among several
+/// projects: the current directory, as people read them then). GitHub annotations are read
+/// from the repository's root: relative to `$GITHUB_WORKSPACE` where it is set, else to the
+/// current directory.
+#[test]
+fn machine_formats_name_files_as_people_read_them() {
+    let repo = tempfile::tempdir().unwrap();
+    let repo_path = std::fs::canonicalize(repo.path()).unwrap();
+    for name in ["ml", "other"] {
+        let dir = project(GENERIC_MAIN);
+        copy_project(dir.path(), &repo_path.join(name));
+    }
+    let ml = repo_path.join("ml");
+    let stdout = |out: std::process::Output| {
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Human output and JSON: relative to the project, wherever it is run from.
+    let out = run_in(&repo_path, &["--check", "ml"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("src/main.rs:3") && !stderr.contains("ml/src"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(run_in(
+        &repo_path,
+        &["--check", "--format", "json", "ml"],
+        None,
+    )))
+    .unwrap();
+    let json_files: Vec<&str> = (json.as_array().unwrap().iter())
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert!(json_files.contains(&"src/main.rs"), "{json_files:?}");
+
+    // SARIF: the same names, on the project's root.
+    let sarif = |cwd: &Path, paths: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--check", "--format", "sarif"];
+        args.extend(paths);
+        serde_json::from_str(&stdout(run_in(cwd, &args, None))).unwrap()
+    };
+    let log = sarif(&repo_path, &["ml"]);
+    let run = &log["runs"][0];
+    let root_uri = format!("file://{}/", ml.display());
+    assert_eq!(
+        run["originalUriBaseIds"]["PROJECTROOT"]["uri"],
+        root_uri.as_str()
+    );
+    let uris: Vec<&str> = (run["results"].as_array().unwrap().iter())
+        .map(|r| {
+            let artifact = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+            assert_eq!(artifact["uriBaseId"], "PROJECTROOT", "{r}");
+            artifact["uri"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        uris, json_files,
+        "SARIF names the files JSON names, in its order"
+    );
+    // Run from inside the project: the same log.
+    assert_eq!(sarif(&ml, &["."]), log);
+    // Several projects: named from the current directory, as people read them then.
+    let log = sarif(&repo_path, &["ml", "other"]);
+    let run = &log["runs"][0];
+    let cwd_uri = format!("file://{}/", repo_path.display());
+    assert_eq!(
+        run["originalUriBaseIds"]["PROJECTROOT"]["uri"],
+        cwd_uri.as_str()
+    );
+    let uris: std::collections::BTreeSet<&str> = (run["results"].as_array().unwrap().iter())
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        uris.contains("ml/src/main.rs") && uris.contains("other/src/main.rs"),
+        "{uris:?}"
+    );
+
+    // GitHub: from the repository's root, whatever the current directory.
+    let github = |cwd: &Path, workspace: Option<&Path>| {
+        let text = stdout(run_in(
+            cwd,
+            &["--check", "--format", "github", "."],
+            workspace,
+        ));
+        let files: std::collections::BTreeSet<String> = text
+            .lines()
+            .map(|line| {
+                line.split(',')
+                    .next()
+                    .unwrap()
+                    .split("file=")
+                    .nth(1)
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        files
+    };
+    let repo_names: std::collections::BTreeSet<String> =
+        ["ml/Cargo.toml", "ml/src/main.rs"].map(String::from).into();
+    assert_eq!(
+        github(&ml, Some(&repo_path)),
+        repo_names,
+        "a step with working-directory: ml"
+    );
+    let project_names: std::collections::BTreeSet<String> =
+        ["Cargo.toml", "src/main.rs"].map(String::from).into();
+    assert_eq!(
+        github(&ml, None),
+        project_names,
+        "outside a workflow: the current directory"
+    );
+    let outside = tempfile::tempdir().unwrap();
+    assert_eq!(
+        github(&ml, Some(outside.path())),
+        project_names,
+        "a project outside the workspace: the current directory"
+    );
+}
+
+/// Issue 35 item 5: SARIF's rules link their guide pages (`helpUri`), and a finding that
+/// `--apply` fixes carries the fix (`fixes`: replacements of regions); applied, the fixes of a
+/// file make what `--apply` writes. A finding that needs a person has none.
+#[test]
+fn sarif_links_guide_pages_and_carries_fixes() {
+    let dir = project(b"use burn::prelude::*;\n\nfn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.mul_scalar(2.0)\n}\n\nfn best<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 2, Int> {\n    x.argmax(1)\n}\n\nfn main() {}\n");
+    let log: serde_json::Value =
+        serde_json::from_str(&findings_of(&["--check", "--format", "sarif"], dir.path())).unwrap();
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    for rule in rules {
+        let uri = rule["helpUri"].as_str().unwrap();
+        let page = uri.split("/book/src/").nth(1).unwrap();
+        assert!(uri.starts_with("https://"), "{uri}");
+        assert!(
+            page.starts_with("rules/")
+                && page.ends_with(&format!("/{}.md", rule["id"].as_str().unwrap())),
+            "{uri}"
+        );
+        assert!(
+            repo_root().join("book/src").join(page).is_file(),
+            "{uri}: no such page"
+        );
+    }
+    let results = run["results"].as_array().unwrap();
+    let manual = (results.iter())
+        .find(|r| r["ruleId"] == RuleId::NanExtrema.as_str())
+        .expect("a nan-extrema finding");
+    assert!(manual.get("fixes").is_none(), "{manual}");
+    // Each file's fixes, applied from the last, make the file `--apply` writes.
+    let mut replacements: std::collections::BTreeMap<String, Vec<(u64, u64, String)>> =
+        Default::default();
+    for result in results {
+        let Some(fixes) = result.get("fixes") else {
+            continue;
+        };
+        let change = &fixes[0]["artifactChanges"][0];
+        assert_eq!(
+            change["artifactLocation"],
+            result["locations"][0]["physicalLocation"]["artifactLocation"]
+        );
+        for replacement in change["replacements"].as_array().unwrap() {
+            let region = &replacement["deletedRegion"];
+            assert!(region["startLine"].as_u64().unwrap() >= 1);
+            let edit = (
+                region["byteOffset"].as_u64().unwrap(),
+                region["byteLength"].as_u64().unwrap(),
+                replacement["insertedContent"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
+            let file = change["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let edits = replacements.entry(file).or_default();
+            // Findings that share a fix (a manifest line two rules rewrite) carry it alike.
+            if !edits.contains(&edit) {
+                edits.push(edit);
+            }
+        }
+    }
+    assert!(replacements.contains_key("src/main.rs") && replacements.contains_key("Cargo.toml"));
+    let fixed: Vec<(String, String)> = (replacements.into_iter())
+        .map(|(file, mut edits)| {
+            let mut text = std::fs::read_to_string(dir.path().join(&file)).unwrap();
+            edits.sort();
+            for (offset, length, inserted) in edits.into_iter().rev() {
+                text.replace_range(offset as usize..(offset + length) as usize, &inserted);
+            }
+            (file, text)
+        })
+        .collect();
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (file, text) in fixed {
+        let written = std::fs::read_to_string(dir.path().join(&file)).unwrap();
+        // `--apply` also marks the site it leaves for a person.
+        let written: String = written
+            .lines()
+            .filter(|line| !line.contains("burn-migrate: todo("))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        assert_eq!(text, written, "{file}");
+    }
+}

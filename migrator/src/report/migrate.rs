@@ -93,7 +93,13 @@ pub fn command(
         let mut seen = |report: &Report| {
             total.add(report);
             if mode.format != Format::Human {
-                (machine.get_or_insert_with(Vec::new)).extend(findings::collect(report, rules));
+                let mut list = findings::collect(report, rules);
+                if let Some(name) = &name {
+                    // Named from the current directory (`name_files_from`), or absolute.
+                    let base = names_base(&report.root, name);
+                    list.iter_mut().for_each(|f| f.base = base.clone());
+                }
+                (machine.get_or_insert_with(Vec::new)).extend(list);
             }
         };
         let ran = one_project(
@@ -276,6 +282,19 @@ fn name_from_current_dir(root: &Path) -> String {
         Some(relative) => relative.display().to_string(),
         None => root.display().to_string(),
     }
+}
+
+/// The directory the files of the project at `root`, named `name` among several, are named
+/// from (`name_files_from`): the current directory, or the root itself where it is the current
+/// directory; `None` where they are named by absolute paths.
+fn names_base(root: &Path, name: &str) -> Option<PathBuf> {
+    if name == "." {
+        return Some(root.to_path_buf());
+    }
+    if Path::new(name).is_absolute() {
+        return None;
+    }
+    std::env::current_dir().and_then(std::fs::canonicalize).ok()
 }
 
 /// Names `report`'s files from the current directory, where the project is `name`: with
