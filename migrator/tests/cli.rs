@@ -382,10 +382,7 @@ fn suppressions_skip_sites_and_unused_ones_are_reported() {
     );
     let out = burn_migrate(&["--check"], dir.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !stderr.contains("warning[backend-generic-param]"),
-        "{stderr}"
-    );
+    assert!(!stderr.contains("[backend-generic-param]"), "{stderr}");
     assert!(
         stderr.contains("src/main.rs:3: `backend-generic-param` suppressed by comment"),
         "{stderr}"
@@ -577,7 +574,8 @@ fn json_findings_match_the_documented_schema() {
             .iter()
             .find(|f| f["rule"] == RuleId::BackendGenericParam.as_str())
             .unwrap();
-        assert_eq!(param["severity"], "warning");
+        // It does not compile under Burn 0.22 as it is (that --apply fixes it is `fixable`).
+        assert_eq!(param["severity"], "error");
         assert_eq!(param["applicability"], "safe");
         assert_eq!(param["fix"]["edits"][0]["replacement"], "");
         // Each fix says how far `--apply` goes with it, as `fixable` does.
@@ -1194,4 +1192,70 @@ fn sarif_links_guide_pages_and_carries_fixes() {
             .collect();
         assert_eq!(text, written, "{file}");
     }
+}
+
+/// Issue 35 item 4: a finding's severity says what the site does to the port: `error` where
+/// the port does not compile with it as it is (`Tensor<B, 2>`, fixable or not), `warning` where
+/// it compiles and may behave differently (`argmax` propagating NaN), in every format, and the
+/// rule list says each rule's.
+#[test]
+fn severities_say_whether_the_port_compiles() {
+    let dir = project(b"use burn::prelude::*;\n\nfn best<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 2, Int> {\n    x.argmax(1)\n}\n\nfn main() {}\n");
+    let json: serde_json::Value =
+        serde_json::from_str(&findings_of(&["--check", "--format", "json"], dir.path())).unwrap();
+    let severity_of = |rule: RuleId| {
+        let list = json.as_array().unwrap();
+        let found = list.iter().find(|f| f["rule"] == rule.as_str()).unwrap();
+        found["severity"].as_str().unwrap().to_string()
+    };
+    assert_eq!(severity_of(RuleId::NanExtrema), "warning");
+    assert_eq!(severity_of(RuleId::BackendGenericParam), "error");
+    let out = burn_migrate(&["--check", "--color", "never"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning[nan-extrema]"), "{stderr}");
+    assert!(stderr.contains("error[backend-generic-param]"), "{stderr}");
+    let github = findings_of(&["--check", "--format", "github"], dir.path());
+    assert!(
+        github
+            .lines()
+            .any(|l| l.starts_with("::warning ") && l.contains("nan-extrema::")),
+        "{github}"
+    );
+    let log: serde_json::Value =
+        serde_json::from_str(&findings_of(&["--check", "--format", "sarif"], dir.path())).unwrap();
+    let run = &log["runs"][0];
+    let level = |rule: RuleId| {
+        let results = run["results"].as_array().unwrap();
+        let result = results
+            .iter()
+            .find(|r| r["ruleId"] == rule.as_str())
+            .unwrap();
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        let descriptor = &run["tool"]["driver"]["rules"][index];
+        assert_eq!(descriptor["defaultConfiguration"]["level"], result["level"]);
+        result["level"].as_str().unwrap().to_string()
+    };
+    assert_eq!(level(RuleId::NanExtrema), "warning");
+    assert_eq!(level(RuleId::BackendGenericParam), "error");
+    // After the port, what is left compiles: a warning.
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    let out = burn_migrate(&["--check", "--color", "never"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning[nan-extrema]") && !stderr.contains("error["),
+        "{stderr}"
+    );
+    // The rule list says each rule's severity.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["rules", "--format", "json"])
+        .output()
+        .unwrap();
+    let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let severity = |id: RuleId| {
+        let list = rules.as_array().unwrap();
+        list.iter().find(|r| r["id"] == id.as_str()).unwrap()["severity"].clone()
+    };
+    assert_eq!(severity(RuleId::NanExtrema), "warning");
+    assert_eq!(severity(RuleId::DatasetGetResult), "error");
 }

@@ -66,12 +66,17 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
             "reported by `burn-migrate --check`; a person ports it"
         }
     };
+    let severity = match rule.severity() {
+        crate::rules::Severity::Error => "the port does not compile until its sites are ported",
+        crate::rules::Severity::Warning => "the port compiles, and may behave differently",
+    };
     let _ = writeln!(
         page,
-        "**Rule** `{}` · **category** {} · **applicability** `{}` ({fix})\n",
+        "**Rule** `{}` · **category** {} · **applicability** `{}` ({fix}) · **severity** `{}` ({severity})\n",
         rule.id,
         category_name(rule.category),
-        rule.applicability
+        rule.applicability,
+        rule.severity()
     );
     if !rule.covers.is_empty() {
         let _ = writeln!(

@@ -350,7 +350,8 @@ impl<'a> SiteFinding<'a> {
 /// One diagnostic for the findings that start at one place (a site often has two or three:
 /// the manifest's `burn` key moves to 0.22 and renames a feature): the first finding's rule
 /// and message, its hint and fix as notes, then a note for each other finding. An error when
-/// any of them needs a person. Returns the range it marks: the first finding's (the shortest:
+/// any of their rules is (the port does not compile with the site as it is), else a warning
+/// (it compiles, and may behave differently). Returns the range it marks: the first finding's (the shortest:
 /// a longer one may reach over lines).
 fn site_diagnostic<'a>(
     findings: impl Iterator<Item = SiteFinding<'a>>,
@@ -361,7 +362,12 @@ fn site_diagnostic<'a>(
         return (TextRange::default(), Diagnostic::bug());
     };
     let range = first.range;
-    let severity = match findings.iter().all(|f| f.fixable) {
+    let compiles = |f: &SiteFinding| {
+        rules
+            .get(f.rule)
+            .is_some_and(|rule| rule.severity() == crate::rules::Severity::Warning)
+    };
+    let severity = match findings.iter().all(compiles) {
         true => Severity::Warning,
         false => Severity::Error,
     };

@@ -13,7 +13,7 @@ use crate::util::lines::{line_column, LineIndex};
 
 use super::book::{page_path, GUIDE_URL};
 use crate::migrate::Report;
-use crate::rules::{Applicability, RuleKey, RuleSet};
+use crate::rules::{Applicability, RuleKey, RuleSet, Severity};
 
 /// The rule id of files (and manifests) that could not be migrated at all: not a rule of
 /// `burn-migrate rules`; the message says why.
@@ -52,7 +52,9 @@ pub struct Finding {
     pub start: Position,
     pub end: Position,
     pub rule: String,
-    /// `warning`: `--apply` fixes it; `error`: it needs a person.
+    /// The rule's severity: `error` where the port does not compile with the site as it is,
+    /// `warning` where it compiles but may behave differently (`fixable` says whether
+    /// `--apply` fixes it).
     pub severity: &'static str,
     /// The rule's applicability: `safe` (applied by `--apply`) or `manual`.
     pub applicability: String,
@@ -78,6 +80,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
             .get(rule)
             .map_or("manual".to_string(), |r| r.applicability.to_string())
     };
+    let severity = |rule: &str| rules.get(rule).map_or(Severity::Error, |r| r.severity());
     for file in &report.files {
         let text = &file.original;
         let lines = LineIndex::new(text);
@@ -98,7 +101,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 &file.path,
                 (text, &lines),
                 change.range,
-                (applicability(&rule), rule),
+                (applicability(&rule), severity(&rule), rule),
                 fixable,
                 &change.message,
                 fix,
@@ -142,7 +145,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 &manifest.path,
                 (text, &lines),
                 range,
-                (applicability(&rule), rule),
+                (applicability(&rule), severity(&rule), rule),
                 change.is_applied(),
                 &change.message,
                 fix,
@@ -178,7 +181,7 @@ fn finding(
     path: &Path,
     (text, lines): (&str, &LineIndex),
     range: TextRange,
-    (applicability, rule): (String, String),
+    (applicability, severity, rule): (String, Severity, String),
     fixable: bool,
     message: &str,
     fix: Option<Fix>,
@@ -191,7 +194,10 @@ fn finding(
         start,
         end: position(lines, text, range.end().into()),
         rule,
-        severity: if fixable { "warning" } else { "error" },
+        severity: match severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
         applicability,
         fixable,
         message: message.to_string(),
@@ -207,7 +213,11 @@ fn not_migrated(display: &str, path: &Path, text: (&str, &LineIndex), error: &st
         path,
         text,
         TextRange::default(),
-        ("manual".to_string(), NOT_MIGRATED.to_string()),
+        (
+            "manual".to_string(),
+            Severity::Error,
+            NOT_MIGRATED.to_string(),
+        ),
         false,
         &format!("{display}: {error}"),
         None,
@@ -424,9 +434,7 @@ pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
                 "shortDescription": { "text": rule.title },
                 "fullDescription": { "text": rule.why.trim() },
                 "help": { "text": rule.hint },
-                "defaultConfiguration": {
-                    "level": if rule.applicability.to_string() == "safe" { "warning" } else { "error" }
-                },
+                "defaultConfiguration": { "level": rule.severity().to_string() },
                 "properties": { "applicability": rule.applicability.to_string() },
             });
             // A user's rule has no page in the guide.
@@ -574,6 +582,7 @@ pub fn rules_json(rules: &RuleSet) -> String {
                 "title": rule.title,
                 "category": super::book::category_name(rule.category),
                 "applicability": rule.applicability.to_string(),
+                "severity": rule.severity().to_string(),
                 "hint": rule.hint,
             })
         })
