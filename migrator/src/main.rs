@@ -64,20 +64,18 @@ struct Cli {
     /// (by default nothing is written then).
     #[arg(long, requires = "apply")]
     partial: bool,
-    /// Add the rule files of this directory to the built-in rules.
-    #[arg(long, value_name = "DIR", global = true)]
-    rules: Option<PathBuf>,
+    #[command(flatten)]
+    user_rules: UserRules,
     /// The devices chosen for deprecated backends (`--ndarray-to cpu`): option -> constructor.
     /// The options come from the backend table (`policy_arg`).
     #[arg(skip)]
     backend_choices: BTreeMap<String, String>,
-    /// When to color diagnostics: `auto` colors a terminal unless `NO_COLOR` or `CLICOLOR=0`
-    /// is set (`CLICOLOR_FORCE` colors pipes too).
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
+    /// When to color diagnostics and diffs: `auto` colors a terminal unless `NO_COLOR` or
+    /// `CLICOLOR=0` is set (`CLICOLOR_FORCE` colors pipes too).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t)]
     color: ColorWhen,
-    /// Output format of findings (human, json, github, sarif), and of the rule list and
-    /// verify's and bench's results (human, json).
-    #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
+    /// Output format of findings and diffs: for people, or for tools (json, github, sarif).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// The project or workspace (a directory or its Cargo.toml), or files and folders inside
     /// one to narrow the run to them; several projects make one report.
@@ -98,6 +96,24 @@ struct Cli {
     selection: RuleSelection,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// `--rules DIR`, for the commands that read the rules (the migrate modes, `rules`, `explain`,
+/// `verify`, `bench`, `book`, `completions`); each command has only the options it uses.
+#[derive(clap::Args, Debug)]
+struct UserRules {
+    /// Add the rule files of this directory to the built-in rules.
+    #[arg(long, value_name = "DIR")]
+    rules: Option<PathBuf>,
+}
+
+/// `--format human|json`, for the commands whose results are not findings (`rules`, `verify`,
+/// `bench`): github and sarif are refused with a message (`Format::human_or_json`).
+#[derive(clap::Args, Debug)]
+struct ResultFormat {
+    /// Output format: human or json.
+    #[arg(long, value_enum, default_value_t = Format::Human, hide_possible_values = true)]
+    format: Format,
 }
 
 /// Cargo's options, as `cargo clippy` takes them.
@@ -142,6 +158,28 @@ struct RuleSelection {
 }
 
 impl Cli {
+    /// `--rules DIR` of the command that takes it.
+    fn user_rules(&self) -> Option<&Path> {
+        let user_rules = match &self.command {
+            None => &self.user_rules,
+            Some(
+                Command::Rules { user_rules, .. }
+                | Command::Explain { user_rules, .. }
+                | Command::Verify { user_rules, .. }
+                | Command::Bench { user_rules, .. }
+                | Command::Book { user_rules, .. }
+                | Command::Completions { user_rules, .. },
+            ) => user_rules,
+            Some(
+                Command::Compare { .. }
+                | Command::Framework { .. }
+                | Command::Probe { .. }
+                | Command::Records(_),
+            ) => return None,
+        };
+        user_rules.rules.as_deref()
+    }
+
     /// What the migrate modes read: `--manifest-path`, else the PATHs.
     fn paths(&self) -> anyhow::Result<&[PathBuf]> {
         let Some(manifest) = &self.cargo.manifest_path else {
@@ -192,11 +230,18 @@ impl Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List the rules: id, category, applicability, title.
-    Rules,
+    Rules {
+        #[command(flatten)]
+        format: ResultFormat,
+        #[command(flatten)]
+        user_rules: UserRules,
+    },
     /// Print the guide page of one rule.
     Explain {
         /// The rule id, as diagnostics show it.
         id: String,
+        #[command(flatten)]
+        user_rules: UserRules,
     },
     /// Build and run the project against Burn 0.21 and its port against Burn 0.22, and compare.
     Verify {
@@ -226,6 +271,14 @@ enum Command {
         /// build again (at most 3 passes).
         #[arg(long)]
         fix: bool,
+        #[command(flatten)]
+        format: ResultFormat,
+        /// When to color the port's compile errors: `auto` colors a terminal unless
+        /// `NO_COLOR` or `CLICOLOR=0` is set (`CLICOLOR_FORCE` colors pipes too).
+        #[arg(long, value_enum, value_name = "WHEN", default_value_t)]
+        color: ColorWhen,
+        #[command(flatten)]
+        user_rules: UserRules,
     },
     /// Compare two saved outputs the way verify does: same words, numbers within a tolerance.
     Compare {
@@ -263,6 +316,10 @@ enum Command {
         /// Measure the release profile (default: dev).
         #[arg(long)]
         release: bool,
+        #[command(flatten)]
+        format: ResultFormat,
+        #[command(flatten)]
+        user_rules: UserRules,
     },
     /// Regenerate the migration guide's rule pages from the rule files.
     Book {
@@ -272,11 +329,15 @@ enum Command {
         /// The mdBook directory (with book.toml).
         #[arg(long, default_value = "book")]
         dir: PathBuf,
+        #[command(flatten)]
+        user_rules: UserRules,
     },
     /// Print a shell completion script (`burn-migrate completions bash > ~/.local/share/bash-completion/completions/burn-migrate`).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
+        #[command(flatten)]
+        user_rules: UserRules,
     },
     /// Burn 0.21 record files (`.mpk`, `.mpk.gz`, `.json`, `.json.gz`).
     #[command(subcommand)]
@@ -400,7 +461,7 @@ fn run_command() -> ExitCode {
 
 fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     let mut rules = RuleSet::embedded()?;
-    if let Some(dir) = &cli.rules {
+    if let Some(dir) = cli.user_rules() {
         rules
             .add_dir(dir)
             .with_context(|| format!("loading rules from {}", dir.display()))?;
@@ -415,7 +476,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(_) => rules.apply_policy(&cli.backend_choices)?,
     }
     match &cli.command {
-        Some(Command::Completions { shell }) => {
+        Some(Command::Completions { shell, .. }) => {
             // `explain <TAB>` completes rule ids: the rules loaded, user rules included. Only
             // the script knows them; parsing accepts any id, so that `explain` can say which
             // id was meant.
@@ -432,18 +493,18 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 .map_err(burn_migrate::error::Error::Output)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Rules) => {
-            match cli.format.human_or_json("rules")? {
+        Some(Command::Rules { format, .. }) => {
+            match format.format.human_or_json("rules")? {
                 Format::Json => println!("{}", report::findings::rules_json(&rules)),
                 _ => print!("{}", book::rule_list(&rules)),
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Explain { id }) => {
+        Some(Command::Explain { id, .. }) => {
             print!("{}", book::explain(&rules, id)?);
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Book { check, dir }) => {
+        Some(Command::Book { check, dir, .. }) => {
             let current = book::command(dir, &rules, *check, &mut std::io::stderr())?;
             Ok(exit_code(current))
         }
@@ -466,8 +527,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             print!("{}", report::probe::framework_built(&built, &cache));
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Bench { path, release }) => {
-            let format = cli.format.human_or_json("bench")?;
+        Some(Command::Bench {
+            path,
+            release,
+            format,
+            ..
+        }) => {
+            let format = format.format.human_or_json("bench")?;
             let rules = with_project_settings(path, cli, rules)?;
             let options = VerifyOptions {
                 release: *release,
@@ -490,8 +556,11 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             device,
             release,
             fix,
+            format,
+            color,
+            ..
         }) => {
-            let format = cli.format.human_or_json("verify")?;
+            let format = format.format.human_or_json("verify")?;
             let rules = with_project_settings(path, cli, rules)?;
             let options = VerifyOptions {
                 cache: framework::default_cache(),
@@ -509,7 +578,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 progress::with_steps(|step| verify::verify(path, &rules, &options, step))?;
             match format {
                 Format::Json => println!("{:#}", report::verify::json(&verdict)),
-                _ => report::verify::write_human(&verdict, &rules, &mut stderr(cli.color))?,
+                _ => report::verify::write_human(&verdict, &rules, &mut stderr(*color))?,
             }
             Ok(exit_code(verdict.problems.is_empty()))
         }
@@ -559,6 +628,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 format: cli.format,
                 quiet: cli.quiet,
                 statistics: cli.statistics,
+                diff_color: color::stdout_colored(cli.color),
             };
             let projects = report::migrate::Projects {
                 paths: cli.paths()?,

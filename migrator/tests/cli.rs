@@ -382,10 +382,7 @@ fn suppressions_skip_sites_and_unused_ones_are_reported() {
     );
     let out = burn_migrate(&["--check"], dir.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !stderr.contains("warning[backend-generic-param]"),
-        "{stderr}"
-    );
+    assert!(!stderr.contains("[backend-generic-param]"), "{stderr}");
     assert!(
         stderr.contains("src/main.rs:3: `backend-generic-param` suppressed by comment"),
         "{stderr}"
@@ -577,7 +574,8 @@ fn json_findings_match_the_documented_schema() {
             .iter()
             .find(|f| f["rule"] == RuleId::BackendGenericParam.as_str())
             .unwrap();
-        assert_eq!(param["severity"], "warning");
+        // It does not compile under Burn 0.22 as it is (that --apply fixes it is `fixable`).
+        assert_eq!(param["severity"], "error");
         assert_eq!(param["applicability"], "safe");
         assert_eq!(param["fix"]["edits"][0]["replacement"], "");
         // Each fix says how far `--apply` goes with it, as `fixable` does.
@@ -833,4 +831,431 @@ fn burn_patches_are_findings_at_their_key_until_the_fork_is_on_0_22() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Issue 35 item 5: a command's help lists the options it takes and no others: `records`
+/// reads no rules and prints no findings, `explain` prints no findings.
+#[test]
+fn each_command_lists_only_its_own_options() {
+    let help = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+            .args(args)
+            .arg("--help")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let options = ["--rules", "--format", "--color"];
+    for (args, takes) in [
+        (&[][..], &options[..]),
+        (&["records"], &[]),
+        (&["records", "convert"], &[]),
+        (&["compare"], &[]),
+        (&["probe"], &[]),
+        (&["framework"], &[]),
+        (&["explain"], &["--rules"]),
+        (&["book"], &["--rules"]),
+        (&["completions"], &["--rules"]),
+        (&["rules"], &["--rules", "--format"]),
+        (&["bench"], &["--rules", "--format"]),
+        (&["verify"], &options[..]),
+    ] {
+        let text = help(args);
+        for option in options {
+            assert_eq!(
+                text.contains(&format!("{option} <")),
+                takes.contains(&option),
+                "`{}` and {option}:\n{text}",
+                args.join(" ")
+            );
+        }
+        if !args.is_empty() {
+            for option in ["--apply", "--ndarray-to", "--select", "--manifest-path"] {
+                assert!(!text.contains(option), "{args:?}: {option}\n{text}");
+            }
+        }
+    }
+    // An option a command does not take is refused, not ignored.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["records", "convert", "model.mpk", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // Where it is taken, it still works.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args([
+            "explain",
+            "backend-seed",
+            "--rules",
+            "/nonexistent-rules-dir",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("loading rules from"), "{stderr}");
+}
+
+/// Issue 35 item 5: `--diff` and `--apply` color their diff as git does (removed lines red,
+/// added green, hunk headers cyan) where colors are on, as the diagnostics are: with
+/// `--color always` or `CLICOLOR_FORCE`, never into a pipe under `auto`, nor under `NO_COLOR`
+/// or `--color never`. Without its escapes the colored diff is the plain one.
+#[test]
+fn diffs_are_colored_like_git_where_colors_are_on() {
+    let dir = project(GENERIC_MAIN);
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+        command.args(args).arg(dir.path());
+        for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        let out = command.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let plain = run(&["--diff"], &[]);
+    assert!(!plain.contains('\x1b'), "{plain}");
+    let colored = run(&["--diff", "--color", "always"], &[]);
+    for expected in [
+        "\x1b[31m-fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\x1b[0m\n",
+        "\x1b[32m+fn double(x: Tensor<1>) -> Tensor<1> {\x1b[0m\n",
+        "\x1b[1m--- a/src/main.rs\x1b[0m\n",
+        "\x1b[36m@@ -1,6 +1,6 @@\x1b[0m backend-generic-arg, backend-generic-param\n",
+    ] {
+        assert!(colored.contains(expected), "{expected:?} in\n{colored}");
+    }
+    // Context lines stay plain.
+    assert!(colored.contains("\n     x.mul_scalar(2.0)\n"), "{colored}");
+    let stripped = colored
+        .replace("\x1b[0m", "")
+        .replace("\x1b[1m", "")
+        .replace("\x1b[31m", "")
+        .replace("\x1b[32m", "")
+        .replace("\x1b[36m", "");
+    assert_eq!(stripped, plain);
+    assert_eq!(run(&["--diff"], &[("CLICOLOR_FORCE", "1")]), colored);
+    assert_eq!(
+        run(&["--diff"], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+        plain
+    );
+    assert_eq!(
+        run(&["--diff", "--color", "never"], &[("CLICOLOR_FORCE", "1")]),
+        plain
+    );
+    // --apply prints the same diff, colored alike.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["--apply", "--allow-no-vcs", "--color", "always"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), colored);
+}
+
+/// Runs burn-migrate in `cwd` with `GITHUB_WORKSPACE` as given (unset when `None`).
+fn run_in(cwd: &Path, args: &[&str], workspace: Option<&Path>) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+    command.args(args).current_dir(cwd);
+    match workspace {
+        Some(workspace) => command.env("GITHUB_WORKSPACE", workspace),
+        None => command.env_remove("GITHUB_WORKSPACE"),
+    };
+    command.output().unwrap()
+}
+
+/// Issue 35 item 5: the machine formats name files as people read them. SARIF's URIs are
+/// relative to the project, as the diagnostics' and JSON's paths are, on the base id
+/// `PROJECTROOT` that `originalUriBaseIds` gives as the project's `file://` URI (among several
+/// projects: the current directory, as people read them then). GitHub annotations are read
+/// from the repository's root: relative to `$GITHUB_WORKSPACE` where it is set, else to the
+/// current directory.
+#[test]
+fn machine_formats_name_files_as_people_read_them() {
+    let repo = tempfile::tempdir().unwrap();
+    let repo_path = std::fs::canonicalize(repo.path()).unwrap();
+    for name in ["ml", "other"] {
+        let dir = project(GENERIC_MAIN);
+        copy_project(dir.path(), &repo_path.join(name));
+    }
+    let ml = repo_path.join("ml");
+    let stdout = |out: std::process::Output| {
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Human output and JSON: relative to the project, wherever it is run from.
+    let out = run_in(&repo_path, &["--check", "ml"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("src/main.rs:3") && !stderr.contains("ml/src"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(run_in(
+        &repo_path,
+        &["--check", "--format", "json", "ml"],
+        None,
+    )))
+    .unwrap();
+    let json_files: Vec<&str> = (json.as_array().unwrap().iter())
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert!(json_files.contains(&"src/main.rs"), "{json_files:?}");
+
+    // SARIF: the same names, on the project's root.
+    let sarif = |cwd: &Path, paths: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--check", "--format", "sarif"];
+        args.extend(paths);
+        serde_json::from_str(&stdout(run_in(cwd, &args, None))).unwrap()
+    };
+    let log = sarif(&repo_path, &["ml"]);
+    let run = &log["runs"][0];
+    let root_uri = format!("file://{}/", ml.display());
+    assert_eq!(
+        run["originalUriBaseIds"]["PROJECTROOT"]["uri"],
+        root_uri.as_str()
+    );
+    let uris: Vec<&str> = (run["results"].as_array().unwrap().iter())
+        .map(|r| {
+            let artifact = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+            assert_eq!(artifact["uriBaseId"], "PROJECTROOT", "{r}");
+            artifact["uri"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        uris, json_files,
+        "SARIF names the files JSON names, in its order"
+    );
+    // Run from inside the project: the same log.
+    assert_eq!(sarif(&ml, &["."]), log);
+    // Several projects: named from the current directory, as people read them then.
+    let log = sarif(&repo_path, &["ml", "other"]);
+    let run = &log["runs"][0];
+    let cwd_uri = format!("file://{}/", repo_path.display());
+    assert_eq!(
+        run["originalUriBaseIds"]["PROJECTROOT"]["uri"],
+        cwd_uri.as_str()
+    );
+    let uris: std::collections::BTreeSet<&str> = (run["results"].as_array().unwrap().iter())
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        uris.contains("ml/src/main.rs") && uris.contains("other/src/main.rs"),
+        "{uris:?}"
+    );
+
+    // GitHub: from the repository's root, whatever the current directory.
+    let github = |cwd: &Path, workspace: Option<&Path>| {
+        let text = stdout(run_in(
+            cwd,
+            &["--check", "--format", "github", "."],
+            workspace,
+        ));
+        let files: std::collections::BTreeSet<String> = text
+            .lines()
+            .map(|line| {
+                line.split(',')
+                    .next()
+                    .unwrap()
+                    .split("file=")
+                    .nth(1)
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        files
+    };
+    let repo_names: std::collections::BTreeSet<String> =
+        ["ml/Cargo.toml", "ml/src/main.rs"].map(String::from).into();
+    assert_eq!(
+        github(&ml, Some(&repo_path)),
+        repo_names,
+        "a step with working-directory: ml"
+    );
+    let project_names: std::collections::BTreeSet<String> =
+        ["Cargo.toml", "src/main.rs"].map(String::from).into();
+    assert_eq!(
+        github(&ml, None),
+        project_names,
+        "outside a workflow: the current directory"
+    );
+    let outside = tempfile::tempdir().unwrap();
+    assert_eq!(
+        github(&ml, Some(outside.path())),
+        project_names,
+        "a project outside the workspace: the current directory"
+    );
+}
+
+/// Issue 35 item 5: SARIF's rules link their guide pages (`helpUri`), and a finding that
+/// `--apply` fixes carries the fix (`fixes`: replacements of regions); applied, the fixes of a
+/// file make what `--apply` writes. A finding that needs a person has none.
+#[test]
+fn sarif_links_guide_pages_and_carries_fixes() {
+    let dir = project(b"use burn::prelude::*;\n\nfn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.mul_scalar(2.0)\n}\n\nfn best<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 2, Int> {\n    x.argmax(1)\n}\n\nfn main() {}\n");
+    let log: serde_json::Value =
+        serde_json::from_str(&findings_of(&["--check", "--format", "sarif"], dir.path())).unwrap();
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    for rule in rules {
+        let uri = rule["helpUri"].as_str().unwrap();
+        let page = uri.split("/book/src/").nth(1).unwrap();
+        assert!(uri.starts_with("https://"), "{uri}");
+        assert!(
+            page.starts_with("rules/")
+                && page.ends_with(&format!("/{}.md", rule["id"].as_str().unwrap())),
+            "{uri}"
+        );
+        assert!(
+            repo_root().join("book/src").join(page).is_file(),
+            "{uri}: no such page"
+        );
+    }
+    let results = run["results"].as_array().unwrap();
+    let manual = (results.iter())
+        .find(|r| r["ruleId"] == RuleId::NanExtrema.as_str())
+        .expect("a nan-extrema finding");
+    assert!(manual.get("fixes").is_none(), "{manual}");
+    // Each file's fixes, applied from the last, make the file `--apply` writes.
+    let mut replacements: std::collections::BTreeMap<String, Vec<(u64, u64, String)>> =
+        Default::default();
+    for result in results {
+        let Some(fixes) = result.get("fixes") else {
+            continue;
+        };
+        let change = &fixes[0]["artifactChanges"][0];
+        assert_eq!(
+            change["artifactLocation"],
+            result["locations"][0]["physicalLocation"]["artifactLocation"]
+        );
+        for replacement in change["replacements"].as_array().unwrap() {
+            let region = &replacement["deletedRegion"];
+            assert!(region["startLine"].as_u64().unwrap() >= 1);
+            let edit = (
+                region["byteOffset"].as_u64().unwrap(),
+                region["byteLength"].as_u64().unwrap(),
+                replacement["insertedContent"]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
+            let file = change["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let edits = replacements.entry(file).or_default();
+            // Findings that share a fix (a manifest line two rules rewrite) carry it alike.
+            if !edits.contains(&edit) {
+                edits.push(edit);
+            }
+        }
+    }
+    assert!(replacements.contains_key("src/main.rs") && replacements.contains_key("Cargo.toml"));
+    let fixed: Vec<(String, String)> = (replacements.into_iter())
+        .map(|(file, mut edits)| {
+            let mut text = std::fs::read_to_string(dir.path().join(&file)).unwrap();
+            edits.sort();
+            for (offset, length, inserted) in edits.into_iter().rev() {
+                text.replace_range(offset as usize..(offset + length) as usize, &inserted);
+            }
+            (file, text)
+        })
+        .collect();
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (file, text) in fixed {
+        let written = std::fs::read_to_string(dir.path().join(&file)).unwrap();
+        // `--apply` also marks the site it leaves for a person.
+        let written: String = written
+            .lines()
+            .filter(|line| !line.contains("burn-migrate: todo("))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        assert_eq!(text, written, "{file}");
+    }
+}
+
+/// Issue 35 item 4: a finding's severity says what the site does to the port: `error` where
+/// the port does not compile with it as it is (`Tensor<B, 2>`, fixable or not), `warning` where
+/// it compiles and may behave differently (`argmax` propagating NaN), in every format, and the
+/// rule list says each rule's.
+#[test]
+fn severities_say_whether_the_port_compiles() {
+    let dir = project(b"use burn::prelude::*;\n\nfn best<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 2, Int> {\n    x.argmax(1)\n}\n\nfn main() {}\n");
+    let json: serde_json::Value =
+        serde_json::from_str(&findings_of(&["--check", "--format", "json"], dir.path())).unwrap();
+    let severity_of = |rule: RuleId| {
+        let list = json.as_array().unwrap();
+        let found = list.iter().find(|f| f["rule"] == rule.as_str()).unwrap();
+        found["severity"].as_str().unwrap().to_string()
+    };
+    assert_eq!(severity_of(RuleId::NanExtrema), "warning");
+    assert_eq!(severity_of(RuleId::BackendGenericParam), "error");
+    let out = burn_migrate(&["--check", "--color", "never"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning[nan-extrema]"), "{stderr}");
+    assert!(stderr.contains("error[backend-generic-param]"), "{stderr}");
+    let github = findings_of(&["--check", "--format", "github"], dir.path());
+    assert!(
+        github
+            .lines()
+            .any(|l| l.starts_with("::warning ") && l.contains("nan-extrema::")),
+        "{github}"
+    );
+    let log: serde_json::Value =
+        serde_json::from_str(&findings_of(&["--check", "--format", "sarif"], dir.path())).unwrap();
+    let run = &log["runs"][0];
+    let level = |rule: RuleId| {
+        let results = run["results"].as_array().unwrap();
+        let result = results
+            .iter()
+            .find(|r| r["ruleId"] == rule.as_str())
+            .unwrap();
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        let descriptor = &run["tool"]["driver"]["rules"][index];
+        assert_eq!(descriptor["defaultConfiguration"]["level"], result["level"]);
+        result["level"].as_str().unwrap().to_string()
+    };
+    assert_eq!(level(RuleId::NanExtrema), "warning");
+    assert_eq!(level(RuleId::BackendGenericParam), "error");
+    // After the port, what is left compiles: a warning.
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    assert_eq!(out.status.code(), Some(0));
+    let out = burn_migrate(&["--check", "--color", "never"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning[nan-extrema]") && !stderr.contains("error["),
+        "{stderr}"
+    );
+    // The rule list says each rule's severity.
+    let out = Command::new(env!("CARGO_BIN_EXE_burn-migrate"))
+        .args(["rules", "--format", "json"])
+        .output()
+        .unwrap();
+    let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let severity = |id: RuleId| {
+        let list = rules.as_array().unwrap();
+        list.iter().find(|r| r["id"] == id.as_str()).unwrap()["severity"].clone()
+    };
+    assert_eq!(severity(RuleId::NanExtrema), "warning");
+    assert_eq!(severity(RuleId::DatasetGetResult), "error");
 }

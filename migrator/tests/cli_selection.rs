@@ -450,7 +450,7 @@ fn findings_at_one_place_are_one_diagnostic() {
         .collect();
     assert_eq!(at_burn, [("Cargo.toml".to_string(), 7, 1)], "{stderr}");
     assert!(
-        stderr.contains("warning[cargo-burn-features]: Burn feature `ndarray` becomes `flex`")
+        stderr.contains("error[cargo-burn-features]: Burn feature `ndarray` becomes `flex`")
             && stderr.contains("= also cargo-burn-version: `burn` moves to 0.22"),
         "{stderr}"
     );

@@ -45,6 +45,16 @@ fn category_title(category: Category) -> &'static str {
     }
 }
 
+/// Where the guide is read on the web: its sources in the project's repository (GitHub renders
+/// the Markdown pages; each rule's page is generated, and `book --check` keeps it current).
+/// SARIF's `helpUri` of each built-in rule points into it.
+pub const GUIDE_URL: &str = "https://github.com/burn-migrate/burn-migrate/blob/main/book/src/";
+
+/// A rule's page, relative to the book's `src/`: `rules/CATEGORY/ID.md`.
+pub fn page_path(rule: &Rule) -> String {
+    format!("rules/{}/{}.md", category_name(rule.category), rule.id)
+}
+
 /// The guide page of one rule (also what `burn-migrate explain` prints).
 pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
     let mut page = String::new();
@@ -56,12 +66,17 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
             "reported by `burn-migrate --check`; a person ports it"
         }
     };
+    let severity = match rule.severity() {
+        crate::rules::Severity::Error => "the port does not compile until its sites are ported",
+        crate::rules::Severity::Warning => "the port compiles, and may behave differently",
+    };
     let _ = writeln!(
         page,
-        "**Rule** `{}` · **category** {} · **applicability** `{}` ({fix})\n",
+        "**Rule** `{}` · **category** {} · **applicability** `{}` ({fix}) · **severity** `{}` ({severity})\n",
         rule.id,
         category_name(rule.category),
-        rule.applicability
+        rule.applicability,
+        rule.severity()
     );
     if !rule.covers.is_empty() {
         let _ = writeln!(
@@ -642,7 +657,7 @@ const TROUBLESHOOTING_END: &str = "<!-- errors:end -->";
 fn troubleshooting_section(rules: &RuleSet) -> String {
     let mapping = crate::prove::verify::diagnose::error_mapping(rules);
     let link = |id: &str| match rules.get(id) {
-        Some(rule) => format!("[`{id}`](rules/{}/{id}.md)", category_name(rule.category)),
+        Some(rule) => format!("[`{id}`]({})", page_path(rule)),
         None => format!("`{id}`"),
     };
     let mut out = format!(

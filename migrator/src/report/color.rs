@@ -1,4 +1,4 @@
-//! When diagnostics are colored: `--color auto|always|never`, and in `auto` the conventions
+//! When diagnostics (standard error) and diffs (standard output) are colored: `--color auto|always|never`, and in `auto` the conventions
 //! of <https://no-color.org> and <https://bixense.com/clicolors/>, in the order anstream
 //! (cargo's terminal layer) reads them: `NO_COLOR` (set, not empty) turns colors off;
 //! `CLICOLOR_FORCE` (set, not `0`) turns them on, also into pipes; `CLICOLOR=0` turns them
@@ -24,6 +24,13 @@ pub enum ColorWhen {
 pub fn stderr_choice(when: ColorWhen) -> ColorChoice {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     choice(when, terminal, |name| std::env::var_os(name))
+}
+
+/// Whether standard output (the diff) is colored: as standard error, deciding for its own
+/// stream (`--diff > port.patch` writes a plain diff while the diagnostics are colored).
+pub fn stdout_colored(when: ColorWhen) -> bool {
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    choice(when, terminal, |name| std::env::var_os(name)) == ColorChoice::Always
 }
 
 /// The choice for a stream that is (or is not) a terminal, reading the environment through

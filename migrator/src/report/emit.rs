@@ -18,15 +18,17 @@ use crate::rules::RuleSet;
 use crate::util::lines::{line_column, LineIndex};
 
 /// A unified diff of every changed file, manifests included. Each hunk header carries the ids
-/// of the rules whose edits fall in it.
-pub fn diff(report: &Report) -> String {
+/// of the rules whose edits fall in it. In `color`, as git colors one: file headers bold, hunk
+/// headers cyan, removed lines red, added lines green (each line's color ends before its line
+/// break, so that the text without the escapes is the plain diff).
+pub fn diff(report: &Report, color: bool) -> String {
     use rayon::prelude::*;
     let changed: Vec<&FileOutcome> = report.changed_files().collect();
     let files: Vec<String> = changed
         .par_iter()
         .map(|file| {
             let (old, new) = (file.on_disk(&file.original), file.on_disk(&file.migrated));
-            file_diff(&file.display, &old, &new, file.bom, &file.changes)
+            file_diff(&file.display, &old, &new, file.bom, &file.changes, color)
         })
         .collect();
     let mut out = files.concat();
@@ -42,16 +44,60 @@ pub fn diff(report: &Report) -> String {
             &manifest.migrated,
             false,
             &rules,
+            color,
         ));
     }
     out
 }
 
+/// The escapes of a diff's colors (ANSI SGR codes, as git writes them).
+#[derive(Clone, Copy)]
+struct DiffPaint {
+    color: bool,
+}
+
+impl DiffPaint {
+    const BOLD: &'static str = "\x1b[1m";
+    const CYAN: &'static str = "\x1b[36m";
+    const RED: &'static str = "\x1b[31m";
+    const GREEN: &'static str = "\x1b[32m";
+    const RESET: &'static str = "\x1b[0m";
+
+    /// Appends `text` (no line break in it) to `out` in `style`, when coloring.
+    fn push(self, out: &mut String, style: &str, text: &str) {
+        if self.color && !text.is_empty() {
+            out.push_str(style);
+            out.push_str(text);
+            out.push_str(Self::RESET);
+        } else {
+            out.push_str(text);
+        }
+    }
+
+    /// Appends a line (`text` may end with its line break, which stays outside the color).
+    fn line(self, out: &mut String, style: &str, text: &str) {
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        self.push(out, style, body);
+        out.push_str(&text[body.len()..]);
+    }
+}
+
 /// The unified diff of a file's `old` and `new` bytes; `changes` (edits to name in hunk
 /// headers) have offsets into `old`, or, where `bom`, into `old` after its byte-order mark.
-fn file_diff(display: &str, old: &str, new: &str, bom: bool, changes: &[Change]) -> String {
+fn file_diff(
+    display: &str,
+    old: &str,
+    new: &str,
+    bom: bool,
+    changes: &[Change],
+    color: bool,
+) -> String {
+    let paint = DiffPaint { color };
     let diff = crate::util::diff::lines(old, new);
-    let mut out = format!("--- a/{display}\n+++ b/{display}\n");
+    let mut out = String::new();
+    paint.line(&mut out, DiffPaint::BOLD, &format!("--- a/{display}\n"));
+    paint.line(&mut out, DiffPaint::BOLD, &format!("+++ b/{display}\n"));
     // The mark is no line of its own: lines are the same with or without it.
     let lines = LineIndex::new(if bom {
         crate::util::layout::strip_bom(old).0
@@ -107,14 +153,22 @@ fn file_diff(display: &str, old: &str, new: &str, bom: bool, changes: &[Change])
         }
         let rules: Vec<&str> = rules.into_iter().collect();
         let header = similar::udiff::UnifiedHunkHeader::new(&hunk);
-        out.push_str(&format!("{header} {}\n", rules.join(", ")));
+        // As git colors a hunk header's context: the `@@ .. @@` part only.
+        paint.push(&mut out, DiffPaint::CYAN, &header.to_string());
+        out.push_str(&format!(" {}\n", rules.join(", ")));
         for change in diff.changes(&hunk) {
-            out.push_str(match change.tag() {
-                similar::ChangeTag::Delete => "-",
-                similar::ChangeTag::Insert => "+",
-                similar::ChangeTag::Equal => " ",
-            });
-            out.push_str(change.value());
+            let (sign, style) = match change.tag() {
+                similar::ChangeTag::Delete => ("-", DiffPaint::RED),
+                similar::ChangeTag::Insert => ("+", DiffPaint::GREEN),
+                similar::ChangeTag::Equal => (" ", ""),
+            };
+            match style {
+                "" => {
+                    out.push_str(sign);
+                    out.push_str(change.value());
+                }
+                style => paint.line(&mut out, style, &format!("{sign}{}", change.value())),
+            }
             if change.missing_newline() {
                 out.push_str("\n\\ No newline at end of file\n");
             }
@@ -296,7 +350,8 @@ impl<'a> SiteFinding<'a> {
 /// One diagnostic for the findings that start at one place (a site often has two or three:
 /// the manifest's `burn` key moves to 0.22 and renames a feature): the first finding's rule
 /// and message, its hint and fix as notes, then a note for each other finding. An error when
-/// any of them needs a person. Returns the range it marks: the first finding's (the shortest:
+/// any of their rules is (the port does not compile with the site as it is), else a warning
+/// (it compiles, and may behave differently). Returns the range it marks: the first finding's (the shortest:
 /// a longer one may reach over lines).
 fn site_diagnostic<'a>(
     findings: impl Iterator<Item = SiteFinding<'a>>,
@@ -307,7 +362,12 @@ fn site_diagnostic<'a>(
         return (TextRange::default(), Diagnostic::bug());
     };
     let range = first.range;
-    let severity = match findings.iter().all(|f| f.fixable) {
+    let compiles = |f: &SiteFinding| {
+        rules
+            .get(f.rule)
+            .is_some_and(|rule| rule.severity() == crate::rules::Severity::Warning)
+    };
+    let severity = match findings.iter().all(compiles) {
         true => Severity::Warning,
         false => Severity::Error,
     };
@@ -625,6 +685,26 @@ pub fn lockfile_plan(report: &Report) -> Option<String> {
 mod tests {
     use super::*;
     use crate::rules::RuleId;
+
+    /// A colored diff is the plain one with escapes around lines, each line break (CRLF too)
+    /// and the missing-newline marker outside them.
+    #[test]
+    fn a_colored_diff_without_its_escapes_is_the_plain_diff() {
+        let old = "a\r\nb\r\n-- c\r\nd";
+        let new = "a\r\nB\r\n-- c\r\ne";
+        let plain = file_diff("x.rs", old, new, false, &[], false);
+        let colored = file_diff("x.rs", old, new, false, &[], true);
+        assert!(colored.contains("\x1b[31m-b\x1b[0m\r\n"), "{colored:?}");
+        assert!(
+            colored.contains("\x1b[32m+e\x1b[0m\n\\ No newline"),
+            "{colored:?}"
+        );
+        let mut stripped = colored.clone();
+        for escape in ["\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[36m"] {
+            stripped = stripped.replace(escape, "");
+        }
+        assert_eq!(stripped, plain);
+    }
 
     /// A file's findings, rendered in runs on several threads, come out in the file's order,
     /// its internal error after them, and a file that has only an error still shows it.

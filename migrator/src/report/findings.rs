@@ -11,8 +11,9 @@ use similar::DiffOp;
 
 use crate::util::lines::{line_column, LineIndex};
 
+use super::book::{page_path, GUIDE_URL};
 use crate::migrate::Report;
-use crate::rules::{Applicability, RuleSet};
+use crate::rules::{Applicability, RuleKey, RuleSet, Severity};
 
 /// The rule id of files (and manifests) that could not be migrated at all: not a rule of
 /// `burn-migrate rules`; the message says why.
@@ -51,7 +52,9 @@ pub struct Finding {
     pub start: Position,
     pub end: Position,
     pub rule: String,
-    /// `warning`: `--apply` fixes it; `error`: it needs a person.
+    /// The rule's severity: `error` where the port does not compile with the site as it is,
+    /// `warning` where it compiles but may behave differently (`fixable` says whether
+    /// `--apply` fixes it).
     pub severity: &'static str,
     /// The rule's applicability: `safe` (applied by `--apply`) or `manual`.
     pub applicability: String,
@@ -62,6 +65,11 @@ pub struct Finding {
     pub fix: Option<Fix>,
     #[serde(skip)]
     pub path: PathBuf,
+    /// The directory `file` is named from, as people read it: the project's root, or the
+    /// current directory where several projects are named from it; `None` where `file` is
+    /// absolute. SARIF's `PROJECTROOT`.
+    #[serde(skip)]
+    pub base: Option<PathBuf>,
 }
 
 /// Every finding of the report, files and manifests, sorted by file and position.
@@ -72,6 +80,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
             .get(rule)
             .map_or("manual".to_string(), |r| r.applicability.to_string())
     };
+    let severity = |rule: &str| rules.get(rule).map_or(Severity::Error, |r| r.severity());
     for file in &report.files {
         let text = &file.original;
         let lines = LineIndex::new(text);
@@ -92,7 +101,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 &file.path,
                 (text, &lines),
                 change.range,
-                (applicability(&rule), rule),
+                (applicability(&rule), severity(&rule), rule),
                 fixable,
                 &change.message,
                 fix,
@@ -136,7 +145,7 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 &manifest.path,
                 (text, &lines),
                 range,
-                (applicability(&rule), rule),
+                (applicability(&rule), severity(&rule), rule),
                 change.is_applied(),
                 &change.message,
                 fix,
@@ -150,6 +159,9 @@ pub fn collect(report: &Report, rules: &RuleSet) -> Vec<Finding> {
                 error,
             ));
         }
+    }
+    for finding in &mut out {
+        finding.base = Some(report.root.clone());
     }
     sort(&mut out);
     out
@@ -169,7 +181,7 @@ fn finding(
     path: &Path,
     (text, lines): (&str, &LineIndex),
     range: TextRange,
-    (applicability, rule): (String, String),
+    (applicability, severity, rule): (String, Severity, String),
     fixable: bool,
     message: &str,
     fix: Option<Fix>,
@@ -182,12 +194,16 @@ fn finding(
         start,
         end: position(lines, text, range.end().into()),
         rule,
-        severity: if fixable { "warning" } else { "error" },
+        severity: match severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
         applicability,
         fixable,
         message: message.to_string(),
         fix,
         path: path.to_path_buf(),
+        base: None,
     }
 }
 
@@ -197,7 +213,11 @@ fn not_migrated(display: &str, path: &Path, text: (&str, &LineIndex), error: &st
         path,
         text,
         TextRange::default(),
-        ("manual".to_string(), NOT_MIGRATED.to_string()),
+        (
+            "manual".to_string(),
+            Severity::Error,
+            NOT_MIGRATED.to_string(),
+        ),
         false,
         &format!("{display}: {error}"),
         None,
@@ -307,19 +327,40 @@ pub fn statistics_json(findings: &[Finding]) -> String {
     serde_json::to_string_pretty(&statistics(findings)).unwrap_or_else(|_| "[]".to_string())
 }
 
-/// Where a finding's file is for tools that run in the current directory (GitHub resolves
-/// annotation paths from the repository root, where workflows run): relative to the current
-/// directory when the file is below it, else absolute.
-fn artifact_path(finding: &Finding) -> String {
-    let path = std::fs::canonicalize(&finding.path).unwrap_or_else(|_| finding.path.clone());
-    let relative = std::env::current_dir()
-        .and_then(std::fs::canonicalize)
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
-    relative
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+/// Where GitHub finds a finding's file: it reads an annotation's `file` from the repository's
+/// root, which is `$GITHUB_WORKSPACE` in a workflow (whatever the step's working directory),
+/// so the path is relative to it; outside a workflow, or for a file outside it, relative to the
+/// current directory (where workflows run by default), else absolute. Each distinct file is
+/// resolved once.
+struct GithubPaths {
+    bases: Vec<PathBuf>,
+    known: std::collections::HashMap<PathBuf, String>,
+}
+
+impl GithubPaths {
+    fn new() -> Self {
+        let workspace = std::env::var_os("GITHUB_WORKSPACE")
+            .filter(|w| !w.is_empty())
+            .and_then(|w| std::fs::canonicalize(w).ok());
+        let cwd = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+        GithubPaths {
+            bases: workspace.into_iter().chain(cwd).collect(),
+            known: Default::default(),
+        }
+    }
+
+    fn of(&mut self, finding: &Finding) -> &str {
+        let bases = &self.bases;
+        self.known.entry(finding.path.clone()).or_insert_with(|| {
+            let path =
+                std::fs::canonicalize(&finding.path).unwrap_or_else(|_| finding.path.clone());
+            let relative = (bases.iter()).find_map(|base| path.strip_prefix(base).ok());
+            relative
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+    }
 }
 
 /// GitHub workflow commands, one `::warning` or `::error` annotation per finding.
@@ -330,12 +371,13 @@ pub fn github(findings: &[Finding]) -> String {
             .replace('\n', "%0A")
     };
     let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+    let mut paths = GithubPaths::new();
     let mut out = String::new();
     for f in findings {
         out.push_str(&format!(
             "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
             f.severity,
-            property(&artifact_path(f)),
+            property(paths.of(f)),
             f.start.line,
             f.start.column,
             f.end.line,
@@ -347,23 +389,59 @@ pub fn github(findings: &[Finding]) -> String {
     out
 }
 
-/// A SARIF 2.1.0 log: the rules (all of them, and `not-migrated` when used) and one result per
-/// finding, columns counted in Unicode code points.
+/// The base id of the `n`th directory SARIF paths are named from: `PROJECTROOT`, then
+/// `PROJECTROOT2`, ...
+fn base_id(n: usize) -> String {
+    match n {
+        0 => "PROJECTROOT".to_string(),
+        n => format!("PROJECTROOT{}", n + 1),
+    }
+}
+
+/// The directory a finding's `file` is relative to, where it is.
+fn relative_base(finding: &Finding) -> Option<&Path> {
+    (!Path::new(&finding.file).is_absolute())
+        .then_some(finding.base.as_deref())
+        .flatten()
+}
+
+/// A SARIF region: lines and columns (in Unicode code points) and bytes.
+fn region(start: Position, end: Position) -> Value {
+    json!({
+        "startLine": start.line,
+        "startColumn": start.column,
+        "endLine": end.line,
+        "endColumn": end.column,
+        "byteOffset": start.offset,
+        "byteLength": end.offset.saturating_sub(start.offset),
+    })
+}
+
+/// A SARIF 2.1.0 log: the rules (all of them, and `not-migrated` when used; each built-in
+/// rule's `helpUri` is its page of the guide) and one result per finding, columns counted in
+/// Unicode code points. Files are named as people read them (relative to the project, or to
+/// the current directory among several projects): a relative URI on the base id
+/// `PROJECTROOT`, which `originalUriBaseIds` gives as an absolute `file://` URI; a file named
+/// by an absolute path is an absolute URI. A finding whose fix `--apply` makes carries it as
+/// a SARIF fix: the replacements of its edits.
 pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
     let mut descriptors: Vec<Value> = rules
         .iter()
         .map(|rule| {
-            json!({
+            let mut descriptor = json!({
                 "id": rule.id,
                 "name": rule.id,
                 "shortDescription": { "text": rule.title },
                 "fullDescription": { "text": rule.why.trim() },
                 "help": { "text": rule.hint },
-                "defaultConfiguration": {
-                    "level": if rule.applicability.to_string() == "safe" { "warning" } else { "error" }
-                },
+                "defaultConfiguration": { "level": rule.severity().to_string() },
                 "properties": { "applicability": rule.applicability.to_string() },
-            })
+            });
+            // A user's rule has no page in the guide.
+            if matches!(rule.key, RuleKey::Builtin(_)) {
+                descriptor["helpUri"] = json!(format!("{GUIDE_URL}{}", page_path(rule)));
+            }
+            descriptor
         })
         .collect();
     let mut ids: Vec<String> = rules.iter().map(|r| r.id.clone()).collect();
@@ -376,6 +454,23 @@ pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
             "defaultConfiguration": { "level": "error" },
         }));
     }
+    // The directories files are named from, in order of first use.
+    let mut bases: Vec<&Path> = Vec::new();
+    for base in findings.iter().filter_map(relative_base) {
+        if !bases.contains(&base) {
+            bases.push(base);
+        }
+    }
+    let artifact = |f: &Finding| -> Value {
+        let base = relative_base(f).and_then(|b| bases.iter().position(|known| *known == b));
+        match base {
+            Some(n) => json!({ "uri": uri_reference(&f.file), "uriBaseId": base_id(n) }),
+            None if Path::new(&f.file).is_absolute() => {
+                json!({ "uri": file_uri(Path::new(&f.file), false) })
+            }
+            None => json!({ "uri": file_uri(&f.path, false) }),
+        }
+    };
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
@@ -385,23 +480,40 @@ pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
                 "message": { "text": f.message },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": { "uri": uri(&artifact_path(f)) },
-                        "region": {
-                            "startLine": f.start.line,
-                            "startColumn": f.start.column,
-                            "endLine": f.end.line,
-                            "endColumn": f.end.column,
-                            "byteOffset": f.start.offset,
-                            "byteLength": f.end.offset - f.start.offset,
-                        },
+                        "artifactLocation": artifact(f),
+                        "region": region(f.start, f.end),
                     },
                 }],
             });
             if let Some(index) = ids.iter().position(|id| *id == f.rule) {
                 result["ruleIndex"] = json!(index);
             }
+            let machine_applicable = f
+                .fix
+                .as_ref()
+                .filter(|fix| fix.applicability == Applicability::Safe);
+            if let Some(fix) = machine_applicable {
+                let replacements: Vec<Value> = (fix.edits.iter())
+                    .map(|edit| {
+                        json!({
+                            "deletedRegion": region(edit.start, edit.end),
+                            "insertedContent": { "text": edit.replacement },
+                        })
+                    })
+                    .collect();
+                result["fixes"] = json!([{
+                    "description": { "text": format!("burn-migrate --apply: {}", f.message) },
+                    "artifactChanges": [{
+                        "artifactLocation": artifact(f),
+                        "replacements": replacements,
+                    }],
+                }]);
+            }
             result
         })
+        .collect();
+    let base_uris: serde_json::Map<String, Value> = (bases.iter().enumerate())
+        .map(|(n, base)| (base_id(n), json!({ "uri": file_uri(base, true) })))
         .collect();
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -414,6 +526,7 @@ pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
                     "rules": descriptors,
                 },
             },
+            "originalUriBaseIds": base_uris,
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
@@ -421,22 +534,41 @@ pub fn sarif(findings: &[Finding], rules: &RuleSet) -> String {
     serde_json::to_string_pretty(&log).unwrap_or_default()
 }
 
-/// A relative path as a URI reference, an absolute one as a `file://` URI.
-fn uri(path: &str) -> String {
+/// `path`'s bytes percent-encoded but for unreserved characters and `/` (and `:` where
+/// `colon`: a drive letter in a `file://` URI; in a relative reference, a `:` in the first
+/// segment would read as a scheme).
+fn percent_encoded(path: &str, colon: bool) -> String {
     let mut encoded = String::new();
     for byte in path.bytes() {
         match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
                 encoded.push(byte as char)
             }
+            b':' if colon => encoded.push(':'),
             _ => encoded.push_str(&format!("%{byte:02X}")),
         }
     }
-    if path.starts_with('/') {
-        format!("file://{encoded}")
-    } else {
-        encoded
+    encoded
+}
+
+/// A relative path (`/`-separated) as a relative URI reference.
+fn uri_reference(path: &str) -> String {
+    percent_encoded(path, false)
+}
+
+/// An absolute path as a `file://` URI (`file:///C:/..` on Windows), ending in `/` where it
+/// is a `directory` (as a base URI must, for relative references to resolve inside it).
+fn file_uri(path: &Path, directory: bool) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut uri = String::from("file://");
+    if !text.starts_with('/') {
+        uri.push('/');
     }
+    uri.push_str(&percent_encoded(&text, true));
+    if directory && !uri.ends_with('/') {
+        uri.push('/');
+    }
+    uri
 }
 
 /// `burn-migrate rules --format json`: every rule with its id, title, category,
@@ -450,6 +582,7 @@ pub fn rules_json(rules: &RuleSet) -> String {
                 "title": rule.title,
                 "category": super::book::category_name(rule.category),
                 "applicability": rule.applicability.to_string(),
+                "severity": rule.severity().to_string(),
                 "hint": rule.hint,
             })
         })
@@ -491,6 +624,7 @@ mod tests {
             message: "50% done\nnext".into(),
             fix: None,
             path: "a,b.rs".into(),
+            base: None,
         };
         let line = github(&[f]);
         assert!(

@@ -35,6 +35,9 @@ pub struct Mode {
     pub quiet: bool,
     /// Counts per rule instead of each finding.
     pub statistics: bool,
+    /// Color the diff (`--color`, and whether standard output is a terminal:
+    /// `color::stdout_colored`).
+    pub diff_color: bool,
 }
 
 /// What the command line says of the run: where the projects are, which of their packages,
@@ -90,7 +93,13 @@ pub fn command(
         let mut seen = |report: &Report| {
             total.add(report);
             if mode.format != Format::Human {
-                (machine.get_or_insert_with(Vec::new)).extend(findings::collect(report, rules));
+                let mut list = findings::collect(report, rules);
+                if let Some(name) = &name {
+                    // Named from the current directory (`name_files_from`), or absolute.
+                    let base = names_base(&report.root, name);
+                    list.iter_mut().for_each(|f| f.base = base.clone());
+                }
+                (machine.get_or_insert_with(Vec::new)).extend(list);
             }
         };
         let ran = one_project(
@@ -222,7 +231,7 @@ fn one_project(
         // The lockfile is worked out while the diff renders: cargo keeps one core busy.
         let (written, rendered) = rayon::join(
             || apply(&report, mode),
-            || (human && !mode.quiet).then(|| emit::diff(&report)),
+            || (human && !mode.quiet).then(|| emit::diff(&report, mode.diff_color)),
         );
         let written = written?;
         let said = String::from_utf8_lossy(written.said.get_ref());
@@ -273,6 +282,19 @@ fn name_from_current_dir(root: &Path) -> String {
         Some(relative) => relative.display().to_string(),
         None => root.display().to_string(),
     }
+}
+
+/// The directory the files of the project at `root`, named `name` among several, are named
+/// from (`name_files_from`): the current directory, or the root itself where it is the current
+/// directory; `None` where they are named by absolute paths.
+fn names_base(root: &Path, name: &str) -> Option<PathBuf> {
+    if name == "." {
+        return Some(root.to_path_buf());
+    }
+    if Path::new(name).is_absolute() {
+        return None;
+    }
+    std::env::current_dir().and_then(std::fs::canonicalize).ok()
 }
 
 /// Names `report`'s files from the current directory, where the project is `name`: with
@@ -385,7 +407,7 @@ fn outcome(
 ) -> std::io::Result<()> {
     if (mode.apply || mode.diff) && mode.format == Format::Human {
         // The other formats print one document on stdout: the findings.
-        let diff = diff.unwrap_or_else(|| emit::diff(report));
+        let diff = diff.unwrap_or_else(|| emit::diff(report, mode.diff_color));
         write!(out, "{diff}")?;
     }
     if !mode.check && mode.format == Format::Human {

@@ -18,7 +18,9 @@ mod registry;
 
 pub(crate) use registry::unset_rule;
 use registry::EMBEDDED_RULES;
-pub use registry::{Applicability, ModuleId, RuleHome, RuleId, RuleKey, TransformId, UserRule};
+pub use registry::{
+    Applicability, ModuleId, RuleHome, RuleId, RuleKey, Severity, TransformId, UserRule,
+};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -263,6 +265,12 @@ pub struct Rule {
     pub title: String,
     pub category: Category,
     pub applicability: Applicability,
+    /// What the rule's findings mean for the port: `error` where a site left as it is keeps
+    /// the port from compiling, `warning` where it compiles but may behave differently. Every
+    /// built-in rule states it (the rule_examples test checks it); a user's rule that does
+    /// not is an `error` ([`Rule::severity`]).
+    #[serde(default, rename = "severity")]
+    pub stated_severity: Option<Severity>,
     /// Markdown: what changed in Burn 0.22 and why the rewrite is right.
     pub why: String,
     /// One line shown under each diagnostic.
@@ -305,6 +313,13 @@ pub struct Rule {
     pub rewrites: Vec<DataRule>,
     #[serde(default, rename = "feature_add")]
     pub feature_adds: Vec<FeatureAdd>,
+}
+
+impl Rule {
+    /// The rule's severity: as its file states it, else `error`.
+    pub fn severity(&self) -> Severity {
+        self.stated_severity.unwrap_or(Severity::Error)
+    }
 }
 
 /// Paths of public Burn items (`burn::tensor::Tensor::argmax`): what a rule ports from 0.21

@@ -30,6 +30,28 @@ impl fmt::Display for Applicability {
     }
 }
 
+/// What a rule's findings mean for the port (a rule file's `severity`): whether a site left as
+/// it is keeps the port from compiling, or compiles and may behave differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// The port does not compile under Burn 0.22 until the site is ported (a removed item, a
+    /// changed signature; or a change other rules' edits need, such as a Cargo feature).
+    Error,
+    /// The port compiles with the site as it is, but may behave differently from 0.21 (NaN
+    /// propagation, another default device, deprecated items that warn).
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
 /// What a module of the migrate wing that implements rules outside the transforms declares
 /// (its `HOME`), as a transform declares its facts in its descriptor: the rules whose findings
 /// it makes, exactly those whose file names it (`module = ".."`; a test checks both ways).

@@ -46,7 +46,7 @@ fn main() {
             }));
         }
     }
-    let set_checks: [(&str, SetCheck); 8] = [
+    let set_checks: [(&str, SetCheck); 9] = [
         (
             "every_rule_has_an_example_and_every_emitted_rule_has_a_file",
             every_rule_has_an_example_and_every_emitted_rule_has_a_file,
@@ -58,6 +58,10 @@ fn main() {
         (
             "every_fix_says_what_it_can_change",
             every_fix_says_what_it_can_change,
+        ),
+        (
+            "every_rule_states_its_severity",
+            every_rule_states_its_severity,
         ),
         (
             "every_api_item_a_rule_names_exists_in_its_release",
@@ -333,6 +337,22 @@ fn every_rule_that_edits_code_has_an_example_it_leaves_alone(
             _ => {}
         }
     }
+    failures_to_result(failures)
+}
+
+/// Every rule states its severity (`error`: the port does not compile with a site as it is;
+/// `warning`: it compiles and may behave differently), decided rule by rule, not defaulted.
+fn every_rule_states_its_severity(rules: &RuleSet) -> Result<(), Failed> {
+    let failures = (rules.iter())
+        .filter(|rule| rule.stated_severity.is_none())
+        .map(|rule| {
+            format!(
+                "rule {} states no `severity`: `error` where the port does not compile with a \
+                 site as it is, `warning` where it compiles and may behave differently",
+                rule.id
+            )
+        })
+        .collect();
     failures_to_result(failures)
 }
 
