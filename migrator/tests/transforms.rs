@@ -785,3 +785,20 @@ fn each_block_alias_selects_the_device_of_its_own_block() {
     let flex = out.find("make(Device::flex())");
     assert!(wgpu.is_some_and(|w| flex.is_some_and(|f| w < f)), "{out}");
 }
+
+/// A bare `into_scalar()` whose value the function returns as a Rust scalar type compiles in
+/// Burn 0.22 (the element type is inferred from the return type): not reported. Not an
+/// example: a manual rule's example must name lines it reports.
+#[test]
+fn into_scalar_returned_as_a_scalar_is_not_reported() {
+    let text = "use burn::prelude::*;\n\npub fn mean_error<B: Backend>(a: Tensor<B, 2>, b: Tensor<B, 2>) -> f32 {\n    (a - b).abs().mean().into_scalar()\n}\n\npub fn count<B: Backend>(mask: Tensor<B, 1, Int>) -> i64 {\n    return mask.sum().into_scalar();\n}\n\npub fn generic<B: Backend>(x: Tensor<B, 1>) -> B::FloatElem {\n    x.sum().into_scalar()\n}\n";
+    let (_, manual) = port(text);
+    // Only the function that returns the backend's element type is left to a person (its
+    // return type too, by `backend-associated-item`).
+    let into_scalar = RuleKey::from(RuleId::IntoScalarType);
+    assert_eq!(
+        manual.iter().filter(|r| **r == into_scalar).count(),
+        1,
+        "{manual:?}"
+    );
+}

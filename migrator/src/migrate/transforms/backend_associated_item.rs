@@ -1,5 +1,5 @@
 //! Associated items of a backend parameter that Burn 0.22 removed (`B::FloatElem`,
-//! `B::ad_enabled()`, ...): no rule can rewrite them from syntax alone, so they are reported
+//! `B::name()`, ...): no rule can rewrite them from syntax alone, so they are reported
 //! and `--check` fails on them.
 
 use ra_ap_syntax::ast;
@@ -12,7 +12,14 @@ use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{path_as_ident, segment_name};
 
 /// Associated items other rules rewrite.
-const HANDLED: &[&str] = &["Device", "InnerBackend", "seed", "sync", "Gradients"];
+const HANDLED: &[&str] = &[
+    "Device",
+    "InnerBackend",
+    "seed",
+    "sync",
+    "ad_enabled",
+    "Gradients",
+];
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::BackendAssociatedItem),

@@ -1,5 +1,6 @@
 //! Calls of backend functions that became device methods: `B::seed(&device, seed)` ->
-//! `device.seed(seed)` and `B::sync(&device)` -> `device.sync()`.
+//! `device.seed(seed)`, `B::sync(&device)` -> `device.sync()` and `B::ad_enabled(&device)` ->
+//! `device.is_autodiff()`.
 
 use ra_ap_syntax::ast::{self, HasArgList};
 use ra_ap_syntax::AstNode;
@@ -13,7 +14,11 @@ use crate::util::syntax::segment_names;
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::BackendCalls),
     run,
-    emits: &[RuleId::BackendSeed, RuleId::BackendSync],
+    emits: &[
+        RuleId::BackendAdEnabled,
+        RuleId::BackendSeed,
+        RuleId::BackendSync,
+    ],
     emits_data_rules: false,
     order: Order::Rank(40),
     reads_paths: false,
@@ -31,6 +36,7 @@ pub fn run(ctx: &mut FileCtx) {
         let (rule, method) = match names.last().map(String::as_str) {
             Some("seed") => (RuleId::BackendSeed, "seed"),
             Some("sync") => (RuleId::BackendSync, "sync"),
+            Some("ad_enabled") => (RuleId::BackendAdEnabled, "is_autodiff"),
             _ => continue,
         };
         let Some(qualifier) = path.qualifier() else {
@@ -46,7 +52,7 @@ pub fn run(ctx: &mut FileCtx) {
         let args: Vec<ast::Expr> = args.args().collect();
         let (device, rest) = match (method, args.as_slice()) {
             ("seed", [device, seed]) => (device, Some(seed)),
-            ("sync", [device]) => (device, None),
+            ("sync" | "is_autodiff", [device]) => (device, None),
             _ => {
                 ctx.push(Change::manual(
                     call.syntax().text_range(),

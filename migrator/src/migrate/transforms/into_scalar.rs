@@ -3,7 +3,7 @@
 //! nothing pins down is reported.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
-use ra_ap_syntax::{AstNode, TextRange};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
@@ -42,7 +42,7 @@ pub fn run(ctx: &mut FileCtx) {
                         .trim_start_matches("::")
                         .to_string(),
                 ),
-                None => let_type(ctx, elem.syntax()).map(|t| format!("<{t}>")),
+                None => context_type(ctx, elem.syntax()).map(|t| format!("<{t}>")),
             };
             match target {
                 Some(target) => ctx.push(Change::edit(
@@ -62,7 +62,8 @@ pub fn run(ctx: &mut FileCtx) {
             }
             continue;
         }
-        if let_type(ctx, call.syntax()).is_none() {
+        // A place that asks for a scalar type lets the compiler infer the element type.
+        if context_type(ctx, call.syntax()).is_none() {
             ctx.push(Change::manual(
                 call.syntax().text_range(),
                 RuleId::IntoScalarType,
@@ -79,12 +80,72 @@ fn is_plain_call(call: &ast::MethodCallExpr, name: &str) -> bool {
         && call.arg_list().is_some_and(|a| a.args().next().is_none())
 }
 
-/// The annotated type of the `let` an expression initializes, if any.
-fn let_type(ctx: &FileCtx, expr: &ra_ap_syntax::SyntaxNode) -> Option<String> {
-    let let_stmt = expr.parent().and_then(ast::LetStmt::cast)?;
-    Some(
-        ctx.file
-            .slice(let_stmt.ty()?.syntax().text_range())
-            .to_string(),
-    )
+/// The scalar type the place of `expr` asks for, where its text says so: the annotation of
+/// the `let` it initializes, or the return type of the function whose value it is (its body's
+/// last expression, or a `return`), also inside `Ok(..)`/`Some(..)` for a `Result`/`Option` of
+/// a scalar. Only Rust's own scalar types count: `into_scalar` infers its element type from
+/// them, where a type parameter may not be an element.
+fn context_type(ctx: &FileCtx, expr: &SyntaxNode) -> Option<String> {
+    let parent = expr.parent()?;
+    if let Some(binding) = ast::LetStmt::cast(parent.clone()) {
+        let ty = ctx
+            .file
+            .slice(binding.ty()?.syntax().text_range())
+            .to_string();
+        return Some(ty);
+    }
+    // `Ok(value)`, `Some(value)`: the value is the first argument of the result type.
+    if let Some(wrapper) = (ast::ArgList::cast(parent.clone()))
+        .and_then(|args| args.syntax().parent())
+        .and_then(ast::CallExpr::cast)
+        .filter(|call| call.arg_list().is_some_and(|a| a.args().count() == 1))
+    {
+        let Some(ast::Expr::PathExpr(callee)) = wrapper.expr() else {
+            return None;
+        };
+        let name = callee.path()?.as_single_name_ref()?.text().to_string();
+        let outer = if name == "Ok" {
+            "Result"
+        } else if name == "Some" {
+            "Option"
+        } else {
+            return None;
+        };
+        let ast::Type::PathType(ret) = returned_type(wrapper.syntax())? else {
+            return None;
+        };
+        let segment = ret.path()?.segment()?;
+        if segment.name_ref()?.text() != outer {
+            return None;
+        }
+        let first = segment.generic_arg_list()?.generic_args().next()?;
+        return scalar_type_name(&first.syntax().text().to_string());
+    }
+    scalar_type_name(&returned_type(expr)?.syntax().text().to_string())
+}
+
+/// The return type of the function whose value `expr` is: its body's tail expression, or the
+/// operand of a `return`.
+fn returned_type(expr: &SyntaxNode) -> Option<ast::Type> {
+    let parent = expr.parent()?;
+    let function = if ast::ReturnExpr::can_cast(parent.kind()) {
+        parent.ancestors().find_map(ast::Fn::cast)?
+    } else {
+        let list = ast::StmtList::cast(parent)?;
+        if list.tail_expr()?.syntax() != expr {
+            return None;
+        }
+        let body = list.syntax().parent().and_then(ast::BlockExpr::cast)?;
+        ast::Fn::cast(body.syntax().parent()?)?
+    };
+    function.ret_type()?.ty()
+}
+
+/// `name` when it is one of Rust's scalar types.
+fn scalar_type_name(name: &str) -> Option<String> {
+    const SCALARS: [&str; 15] = [
+        "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
+        "u128", "usize", "bool",
+    ];
+    SCALARS.contains(&name).then(|| name.to_string())
 }
