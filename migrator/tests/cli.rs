@@ -206,6 +206,37 @@ fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
     );
 }
 
+/// An import the port keeps because a macro body still names it is reported, on the port,
+/// under the rule that kept it, so it does not stand in for another site's finding: each
+/// recorder use `--apply` leaves is still listed by `--check` (the bound on `R` lost its
+/// import, and only a to-do marker keeps it visible).
+#[test]
+fn a_kept_import_does_not_hide_another_finding_of_the_port() {
+    let dir = project(b"use burn::{\n    prelude::*,\n    record::{FileRecorder, FullPrecisionSettings, HalfPrecisionSettings},\n};\n\nmacro_rules! settings {\n    () => {\n        FullPrecisionSettings::default()\n    };\n}\n\npub fn save<B: Backend, R: FileRecorder<B>>() {\n    let _ = settings!();\n    let _ = HalfPrecisionSettings::default();\n}\n\nfn main() {}\n");
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let left: Vec<&str> = (stderr.lines())
+        .filter(|l| l.trim_start().starts_with("src/main.rs:"))
+        .collect();
+    assert!(left.iter().any(|l| l.contains("FileRecorder")), "{stderr}");
+    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
+    assert!(main.contains("record::FullPrecisionSettings,"), "{main}");
+    let check = burn_migrate(&["--check", "--format", "json"], dir.path());
+    let findings: Vec<serde_json::Value> = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(findings.len(), left.len(), "{findings:#?}\n{stderr}");
+    let line_of = |needle: &str| main.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    for line in [
+        line_of("R: FileRecorder") - 1,
+        line_of("record::FullPrecisionSettings"),
+    ] {
+        assert!(
+            findings.iter().any(|f| f["line"] == line),
+            "line {line}: {findings:#?}\n{main}"
+        );
+    }
+}
+
 /// Exit codes: 0 nothing to do; `--diff` 1 when there is a diff, 0 when not; 2 for errors,
 /// each error message saying its cause once.
 #[test]

@@ -5,7 +5,7 @@
 //! enabled backends, which silently changes behaviour when several are enabled). When that
 //! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`.
 
-use ra_ap_syntax::ast::{self, HasArgList, HasName};
+use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::{device_expression, FileCtx};
@@ -83,6 +83,118 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     report_constant_devices(ctx, first_new, first_choice);
+    data_loader_devices(ctx);
+}
+
+/// `DataLoaderBuilder::new(..)..build(..)` without `.set_device(..)`: burn-core 0.21.0 loaded
+/// the batches on the backend's default device (`self.device.unwrap_or_default()`, a
+/// `B::Device`), 0.22.1 on `Device::default()`, the first enabled backend, which is another
+/// backend once several are enabled (batches on wgpu, model on Flex). Where the loader's
+/// backend is known (the builder's turbofish, the `let`'s `DataLoader<B, _>` type, or the one
+/// backend the function selects), the port passes that backend's device. A differentiating
+/// backend counts only where the loader's own type says so: the function's other loaders
+/// (validation) ran on the inner backend.
+fn data_loader_devices(ctx: &mut FileCtx) {
+    if !ctx.file.text.contains("DataLoaderBuilder") {
+        return;
+    }
+    let mut sites = Vec::new();
+    for build in ctx.nodes::<ast::MethodCallExpr>() {
+        if build.name_ref().is_none_or(|n| n.text() != "build") {
+            continue;
+        }
+        let mut receiver = build.receiver();
+        let mut sets_device = false;
+        while let Some(ast::Expr::MethodCallExpr(inner)) = receiver {
+            sets_device |= inner.name_ref().is_some_and(|n| n.text() == "set_device");
+            receiver = inner.receiver();
+        }
+        let Some(ast::Expr::CallExpr(new)) = receiver.filter(|_| !sets_device) else {
+            continue;
+        };
+        let Some(ast::Expr::PathExpr(callee)) = new.expr() else {
+            continue;
+        };
+        let Some(path) = callee.path() else { continue };
+        let is_new = path
+            .segment()
+            .and_then(|s| s.name_ref())
+            .is_some_and(|n| n.text() == "new");
+        let Some(builder) = path.qualifier().filter(|q| {
+            is_new && ctx.index.burn_name(ctx.file_id, q).as_deref() == Some("DataLoaderBuilder")
+        }) else {
+            continue;
+        };
+        if let Some(spec) = data_loader_backend(ctx, &builder, &build) {
+            sites.push((build, spec));
+        }
+    }
+    if sites.is_empty() || ctx.targets_0_22() {
+        return;
+    }
+    for (build, spec) in sites {
+        let Some(dot) = build.dot_token() else {
+            continue;
+        };
+        let expr = device_expression(ctx.index, &spec);
+        note_imports(ctx, &expr);
+        // On the line of its own that `.build(..)` has, if it has one.
+        let indent = (dot.prev_token())
+            .filter(|t| t.kind() == ra_ap_syntax::SyntaxKind::WHITESPACE && t.text().contains('\n'))
+            .map(|t| t.text().rsplit('\n').next().unwrap_or_default().to_string());
+        let text = match indent {
+            Some(indent) => format!(".set_device({expr})\n{indent}"),
+            None => format!(".set_device({expr})"),
+        };
+        let message = format!(
+            "a data loader without `set_device` loads batches on `Device::default()` in Burn 0.22, the first enabled backend; this one ran on `{}`",
+            ctx.index.backends[spec.backend].types[0]
+        );
+        ctx.push(Change::insert(
+            dot.text_range().start(),
+            text,
+            RuleId::DefaultDevice,
+            message,
+        ));
+    }
+}
+
+/// The backend a data loader's batches went to in 0.21: see `data_loader_devices`.
+fn data_loader_backend(
+    ctx: &FileCtx,
+    builder: &ast::Path,
+    build: &ast::MethodCallExpr,
+) -> Option<BackendSpec> {
+    let first_type = |args: Option<ast::GenericArgList>| {
+        args?.generic_args().find_map(|arg| match arg {
+            ast::GenericArg::TypeArg(arg) => arg.ty(),
+            _ => None,
+        })
+    };
+    // `DataLoaderBuilder::<B, I, O>::new(..)`
+    let turbofish = first_type(builder.segment().and_then(|s| s.generic_arg_list()));
+    // `let loader: Arc<dyn DataLoader<B, O>> = ..`
+    let annotated = (build.syntax().parent())
+        .and_then(ast::LetStmt::cast)
+        .and_then(|binding| binding.ty())
+        .and_then(|ty| {
+            ty.syntax()
+                .descendants()
+                .filter_map(ast::PathSegment::cast)
+                .find(|s| s.name_ref().is_some_and(|n| n.text() == "DataLoader"))
+        })
+        .and_then(|segment| first_type(segment.generic_arg_list()));
+    if let Some(ty) = turbofish.or(annotated) {
+        return ctx.index.resolve_backend_type(ctx.file_id, &ty);
+    }
+    match body_backend(ctx, build.syntax()) {
+        BodyBackend::One(spec) => Some(BackendSpec {
+            autodiff: false,
+            checkpointing: false,
+            ..spec
+        }),
+        _ => None,
+    }
 }
 
 /// A 0.21 device could be a constant (`const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;`);
