@@ -802,3 +802,20 @@ fn into_scalar_returned_as_a_scalar_is_not_reported() {
         "{manual:?}"
     );
 }
+
+/// A recorder that is used besides the `save_file` argument stays (for `recorder-types` to
+/// report); one used only there goes. Not an example: the kept one needs a person.
+#[test]
+fn a_recorder_used_elsewhere_stays() {
+    let text = "use burn::nn::Linear;\nuse burn::prelude::*;\nuse burn::record::{CompactRecorder, Recorder};\n\npub fn save<B: Backend>(model: Linear<B>) {\n    let recorder = CompactRecorder::new();\n    let unused = CompactRecorder::new();\n    model.clone().save_file(\"/tmp/a\", &unused).expect(\"saved\");\n    model.save_file(\"/tmp/b\", &recorder).expect(\"saved\");\n    recorder.record(0u8, \"/tmp/c\".into()).ok();\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("let recorder = CompactRecorder::new();"),
+        "{out}"
+    );
+    assert!(!out.contains("let unused"), "{out}");
+    assert!(
+        manual.contains(&RuleKey::from(RuleId::RecorderTypes)),
+        "{manual:?}"
+    );
+}

@@ -48,6 +48,7 @@ mod optimizer_bounds;
 mod optimizer_init;
 mod phantom;
 mod record_files;
+mod recorder_variable;
 mod step;
 mod tensordata_fields;
 mod use_items;
