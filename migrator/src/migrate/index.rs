@@ -123,6 +123,10 @@ pub struct Index {
     pub backend_crates: Vec<String>,
     /// Names of the workspace's `#[derive(Module)]` types.
     pub modules: HashSet<String>,
+    /// Names of the workspace's structs, enums and unions that are no `Module`: they neither
+    /// derive it nor have an `impl Module for` them (a name defined twice counts only if
+    /// neither definition is one).
+    pub non_modules: HashSet<String>,
     /// The project's types that implement Burn's `Dataset` (`impl Dataset<Item> for Items`).
     pub dataset_types: HashSet<String>,
     /// Names every file of the workspace imports from Burn, with Burn's names: what a file
@@ -387,6 +391,23 @@ impl Index {
             .map(|(_, adt)| adt)
             .filter(derives_module)
             .filter_map(|adt| Some(adt.name()?.text().to_string()))
+            .collect();
+        let implemented: HashSet<String> = (items.of::<ast::Impl>())
+            .filter(|(_, imp)| {
+                imp.trait_().is_some_and(|t| match t {
+                    ast::Type::PathType(p) => (p.path().and_then(|p| p.segment()))
+                        .is_some_and(|s| segment_name(&s) == "Module"),
+                    _ => false,
+                })
+            })
+            .filter_map(|(_, imp)| match imp.self_ty()? {
+                ast::Type::PathType(p) => Some(segment_name(&p.path()?.segment()?)),
+                _ => None,
+            })
+            .collect();
+        index.non_modules = (items.of::<ast::Adt>())
+            .filter_map(|(_, adt)| Some(adt.name()?.text().to_string()))
+            .filter(|name| !index.modules.contains(name) && !implemented.contains(name))
             .collect();
         index.dataset_types = items
             .of::<ast::Impl>()
@@ -1802,7 +1823,7 @@ fn project_glob(prefix: &[String]) -> bool {
 }
 
 /// Whether a struct or enum has `#[derive(.., Module, ..)]`.
-fn derives_module(adt: &ast::Adt) -> bool {
+pub fn derives_module(adt: &ast::Adt) -> bool {
     use ra_ap_syntax::ast::HasAttrs;
     adt.attrs().any(|attr| {
         let Some(meta) = attr.meta() else {

@@ -43,6 +43,7 @@ mod imports;
 mod inner_device;
 mod into_scalar;
 mod metric_state_numeric;
+mod module_constant_field;
 mod module_record_type;
 mod optimizer_bounds;
 mod optimizer_init;
