@@ -819,3 +819,20 @@ fn a_recorder_used_elsewhere_stays() {
         "{manual:?}"
     );
 }
+
+/// `module-constant-field` leaves a field already marked `#[module(skip)]` and one whose type
+/// names a type parameter of the struct (0.21's derive made it a module) as they are.
+#[test]
+fn module_fields_that_were_no_constants_or_are_skipped_stay() {
+    let text = "use burn::module::Module;\nuse burn::nn::Linear;\nuse burn::prelude::*;\n\n#[derive(Debug, Clone)]\npub struct Settings {\n    pub scale: f32,\n}\n\n#[derive(Module, Debug)]\npub struct Wrapper<B: Backend, M: Module<B>> {\n    inner: M,\n    layers: Vec<Linear<B>>,\n    #[module(skip)]\n    settings: Settings,\n    other: Settings,\n}\n";
+    let (out, _) = port(text);
+    assert_eq!(out.matches("#[module(skip)]").count(), 2, "{out}");
+    assert!(
+        out.contains("    #[module(skip)]\n    other: Settings,"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    inner: M,\n    layers: Vec<Linear>,\n    #[module(skip)]\n    settings"),
+        "{out}"
+    );
+}
