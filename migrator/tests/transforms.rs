@@ -836,3 +836,30 @@ fn module_fields_that_were_no_constants_or_are_skipped_stay() {
         "{out}"
     );
 }
+
+/// `CubeBackend<Runtime, F, I, B>` is the backend of its runtime (burn-wgpu 0.21.0: `Wgpu<F,
+/// I, B> = CubeBackend<WgpuRuntime, F, I, B>`) when its float and int elements are that
+/// backend's defaults; a `graphics::Metal` graphics API is no `Metal` backend. Not an example:
+/// wgpu is a backend the examples' crate leaves out.
+#[test]
+fn a_cube_backend_of_a_runtime_is_that_backend() {
+    let text = "use burn::backend::wgpu::{CubeBackend, WgpuRuntime};\nuse burn::prelude::*;\n\npub fn make<B: Backend>(device: &B::Device) -> Tensor<B, 1> {\n    Tensor::zeros([1], device)\n}\n\npub fn run() {\n    type B = CubeBackend<WgpuRuntime, f32, i32, u8>;\n    let device = Default::default();\n    burn::backend::wgpu::init_setup::<burn::backend::wgpu::graphics::Metal>(&device, Default::default());\n    let _ = make::<B>(&device);\n}\n\npub fn half() {\n    type H = CubeBackend<WgpuRuntime, half::f16, i32, u32>;\n    let _ = make::<H>(&Default::default());\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("let device = Device::wgpu(DeviceKind::DefaultDevice);"),
+        "{out}"
+    );
+    assert!(!out.contains("type B ="), "{out}");
+    // Half precision is a dtype the port would lose: that alias is no backend it knows.
+    assert!(
+        out.contains("type H = CubeBackend<WgpuRuntime, half::f16, i32, u32>;"),
+        "{out}"
+    );
+    // Its device is left to a person, the other one's is not.
+    let default_device = RuleKey::from(RuleId::DefaultDevice);
+    assert_eq!(
+        manual.iter().filter(|r| **r == default_device).count(),
+        1,
+        "{manual:?}"
+    );
+}

@@ -1179,6 +1179,36 @@ impl Index {
             return Some(inner);
         }
         match burn_name.as_deref() {
+            // `CubeBackend<WgpuRuntime, f32, i32, u32>`: the backend of that runtime, when the
+            // float and int elements are its defaults (others are a dtype choice the port
+            // would lose; a bool element is storage only).
+            Some("CubeBackend") => {
+                let mut args = (segment.generic_arg_list()?.generic_args()).map(|arg| match arg {
+                    ast::GenericArg::TypeArg(arg) => {
+                        arg.ty().map(|t| t.syntax().text().to_string())
+                    }
+                    _ => None,
+                });
+                let runtime = args.next()??;
+                let runtime = runtime
+                    .rsplit("::")
+                    .next()
+                    .unwrap_or(&runtime)
+                    .trim()
+                    .to_string();
+                let backend = self
+                    .backends
+                    .find_key(|b| b.runtime.as_deref() == Some(runtime.as_str()))?;
+                let elements = &self.backends[backend].elements;
+                let defaults = (elements.iter().take(2))
+                    .zip(args)
+                    .all(|((_, default), arg)| arg.is_some_and(|arg| arg.trim() == default));
+                defaults.then_some(BackendSpec {
+                    backend,
+                    autodiff: false,
+                    checkpointing: false,
+                })
+            }
             Some(name) => {
                 let backend = self
                     .backends
@@ -1324,7 +1354,11 @@ impl Index {
             return self.files.get(file)?.backend_names.get(&last).cloned();
         }
         let names = self.crate_names(file).canonical(segment_names(path));
-        if is_backend_module_path(&names[..names.len() - 1], &self.backend_crates) {
+        // `burn::backend::wgpu::graphics::Metal` is a graphics API (burn-wgpu 0.21.0's
+        // `graphics` module), not the `Metal` backend.
+        let graphics_api = names.iter().any(|n| n == "graphics");
+        if is_backend_module_path(&names[..names.len() - 1], &self.backend_crates) && !graphics_api
+        {
             return Some(last);
         }
         // `ndarray::NdArrayDevice` after `use burn::backend::ndarray;`

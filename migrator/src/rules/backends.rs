@@ -33,6 +33,10 @@ pub struct Backend {
     /// Element generic parameters of the type and their defaults, in order (`F = f32`).
     #[serde(default)]
     pub elements: Vec<(String, String)>,
+    /// The CubeCL runtime whose `CubeBackend<Runtime, F, I, B>` the type is in 0.21
+    /// (`WgpuRuntime` for `Wgpu`).
+    #[serde(default)]
+    pub runtime: Option<String>,
     /// Device types whose values select this backend (`NdArrayDevice`, ...).
     #[serde(default)]
     pub device_types: Vec<String>,
