@@ -191,6 +191,10 @@ fn kind_in_0_22(ctx: &FileCtx, ty: &ast::Type) -> Kind {
                 Some(burn) if MODULE_WRAPPERS.contains(&burn.as_str()) => Kind::Fine,
                 Some(burn) if burn_layer_0_22(&burn) => Kind::Fine,
                 Some(_) => Kind::NotAModule,
+                // A path the index does not resolve to Burn (`nn::Dropout` through the
+                // prelude's glob) that ends in the name of one of Burn's layers is taken as
+                // that layer: reporting it would send a person to a field that is fine.
+                None if burn_layer_0_22(&name) => Kind::Fine,
                 None => Kind::Unknown,
             }
         }
