@@ -136,7 +136,8 @@ pub fn burn_crates() -> &'static std::collections::BTreeSet<String> {
 /// Whether Burn 0.22 has a crate of that name (the pinned 0.22 lockfile holds it): the only
 /// Burn crates a dependency can move to 0.22.
 pub fn is_burn_0_22_package(name: &str) -> bool {
-    BURN_0_22_LOCK.contains(&format!("\nname = \"{name}\"\n")) && is_burn_package(name)
+    crate::util::syntax::contains(BURN_0_22_LOCK, &format!("\nname = \"{name}\"\n"))
+        && is_burn_package(name)
 }
 
 /// Whether a package name is one of Burn's crates (see `burn_crates`).
