@@ -187,7 +187,9 @@ pub fn rewrite_sources_parsed(
             ),
         };
         reuse.resize_with(file_count, Default::default);
-        let doc_changes = doc_tests::changes(&files_of(&flights), rules, target)?;
+        let doc_changes = time(&format!("pass {pass}: doc tests"), || {
+            doc_tests::changes(&files_of(&flights), rules, target)
+        })?;
         let mut rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
             (flights.par_iter_mut().zip(doc_changes).zip(reuse))
                 .enumerate()
