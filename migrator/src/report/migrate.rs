@@ -114,15 +114,21 @@ pub fn command(
     if several && mode.check {
         // `--check` writes nothing: the projects are worked out at once, on the threads the
         // projects' own stages leave idle (a workspace's index rounds, its manifests, the
-        // small projects' few files), and reported in the order given as each is ready.
+        // small projects' few files), and reported in the order given as each is ready
+        // (with those before it).
         let names: Vec<String> = (projects.iter())
             .map(|p| name_from_current_dir(&p.metadata.root()))
             .collect();
         let (sender, received) = std::sync::mpsc::channel();
         std::thread::scope(|threads| -> Result<(), Error> {
+            // The largest first: its stages that run on one thread then overlap the small
+            // projects, rather than ending the run with the second core idle.
+            let mut projects: Vec<(usize, migrate::scope::Project)> =
+                projects.into_iter().enumerate().collect();
+            projects.sort_by_key(|(_, p)| std::cmp::Reverse(p.metadata.target_count()));
             threads.spawn(|| {
                 rayon::scope_fifo(|scope| {
-                    for (i, project) in projects.into_iter().enumerate() {
+                    for (i, project) in projects {
                         let sender = sender.clone();
                         scope.spawn_fifo(move |_| {
                             let mut said = Vec::new();
