@@ -34,7 +34,7 @@ pub struct BackendSpec {
     pub checkpointing: bool,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ItemGenerics {
     /// Non-lifetime generic parameter names, in order (the positions turbofish uses).
     pub params: Vec<String>,
@@ -45,7 +45,7 @@ pub struct ItemGenerics {
 }
 
 /// What a file's names refer to, as far as its `use` items and own items tell.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileNames {
     /// Names imported from Burn's backend modules: local name -> Burn's name.
     pub backend_names: HashMap<String, String>,
@@ -331,6 +331,64 @@ fn backend_first_types(rules: &RuleSet) -> HashMap<String, usize> {
 }
 
 impl Index {
+    /// Whether this index and `other`, both built with the same rules, hold the same facts of
+    /// their files: every field but those copied from the rules. A file the rewrite read
+    /// unchanged under one reads the same under the other (`rewrite`: a later pass skips the
+    /// files the pass before left as they were when the index did not change either).
+    pub fn same_facts(&self, other: &Index) -> bool {
+        // Every field named: a new one does not compile until it is compared or said to come
+        // from the rules.
+        let Index {
+            backend_first_types: _,
+            device_taking: _,
+            backends: _,
+            wrappers: _,
+            backend_crates: _,
+            backend_associated_types,
+            bound_by_impls,
+            backend_traits,
+            autodiff_traits,
+            user_backend_traits,
+            marker_traits,
+            aliases,
+            file_aliases,
+            file_wrapper_aliases,
+            alias_branches,
+            items,
+            phantom_fields,
+            device_params,
+            owned_device_params,
+            files,
+            modules,
+            dataset_types,
+            workspace_burn_imports,
+            workspace_burn_glob,
+            workspace_items,
+            workspace_generic_fns,
+        } = self;
+        *backend_associated_types == other.backend_associated_types
+            && *bound_by_impls == other.bound_by_impls
+            && *backend_traits == other.backend_traits
+            && *autodiff_traits == other.autodiff_traits
+            && *user_backend_traits == other.user_backend_traits
+            && *marker_traits == other.marker_traits
+            && *aliases == other.aliases
+            && *file_aliases == other.file_aliases
+            && *file_wrapper_aliases == other.file_wrapper_aliases
+            && *alias_branches == other.alias_branches
+            && *items == other.items
+            && *phantom_fields == other.phantom_fields
+            && *device_params == other.device_params
+            && *owned_device_params == other.owned_device_params
+            && *files == other.files
+            && *modules == other.modules
+            && *dataset_types == other.dataset_types
+            && *workspace_burn_imports == other.workspace_burn_imports
+            && *workspace_burn_glob == other.workspace_burn_glob
+            && *workspace_items == other.workspace_items
+            && *workspace_generic_fns == other.workspace_generic_fns
+    }
+
     /// The index of `files` (the workspace's, as a slice of files or of references to them:
     /// a file's id is its position).
     pub fn build<F: Borrow<SourceFile> + Sync>(files: &[F], rules: &RuleSet) -> Index {
