@@ -137,7 +137,7 @@ impl DeclaredAliases {
 
 /// How one file names Burn's crates: its package's dependency keys, the aliases its crate
 /// declares at the root and the aliases the file declares itself.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CrateNames {
     package: Arc<DependencyNames>,
     /// A name other than the crate's own that stands for a Burn crate here -> that crate.

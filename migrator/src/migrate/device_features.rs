@@ -32,7 +32,7 @@ pub fn findings(report: &mut Report, rules: &RuleSet, workspace: &Workspace) {
         let used = report
             .files
             .iter()
-            .any(|f| f.migrated.contains(&constructor));
+            .any(|f| crate::util::syntax::contains(&f.migrated, &constructor));
         let enabled = manifests
             .iter()
             .any(|(doc, burn)| manifest::enables_burn_feature(doc, &backend.feature, burn));

@@ -202,6 +202,14 @@ impl Metadata {
     }
 
     /// Whether the package of `manifest` (a canonical path) is one of this workspace's.
+    /// How many targets the workspace's packages have: a guess, before any file is read, at
+    /// how much work the workspace is (Burn's repository has hundreds, a model crate a few).
+    pub fn target_count(&self) -> usize {
+        (self.metadata.workspace_packages().iter())
+            .map(|p| p.targets.len())
+            .sum()
+    }
+
     pub fn has_package(&self, manifest: &Path) -> bool {
         (self.metadata.packages.iter()).any(|p| p.manifest_path.as_std_path() == manifest)
     }

@@ -108,7 +108,8 @@ pub struct DocBlock {
 
 /// The Rust code blocks of a file's doc comments that mention Burn.
 pub fn blocks(file: &SourceFile) -> Vec<DocBlock> {
-    if !file.text.contains("```") && !file.text.contains("~~~") {
+    let contains = crate::util::syntax::contains;
+    if !contains(&file.text, "```") && !contains(&file.text, "~~~") {
         return Vec::new();
     }
     let root = file.tree().syntax().clone();
@@ -151,7 +152,8 @@ pub fn blocks(file: &SourceFile) -> Vec<DocBlock> {
 /// Block doc comments (`/** .. */`, `/*! .. */`) with a code block that mentions Burn: not
 /// ported (their lines carry no markers to strip and put back), only reported.
 pub fn block_comments_with_code(file: &SourceFile) -> Vec<TextRange> {
-    if !file.text.contains("/**") && !file.text.contains("/*!") {
+    let contains = crate::util::syntax::contains;
+    if !contains(&file.text, "/**") && !contains(&file.text, "/*!") {
         return Vec::new();
     }
     file.tree()

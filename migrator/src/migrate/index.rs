@@ -34,7 +34,7 @@ pub struct BackendSpec {
     pub checkpointing: bool,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ItemGenerics {
     /// Non-lifetime generic parameter names, in order (the positions turbofish uses).
     pub params: Vec<String>,
@@ -45,7 +45,7 @@ pub struct ItemGenerics {
 }
 
 /// What a file's names refer to, as far as its `use` items and own items tell.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileNames {
     /// Names imported from Burn's backend modules: local name -> Burn's name.
     pub backend_names: HashMap<String, String>,
@@ -146,7 +146,6 @@ pub struct Index {
 /// functions, impls, consts), in file order and each file's preorder: what the index's
 /// cross-file rounds look at again and again.
 struct FileItems {
-    roots: Vec<SyntaxNode>,
     owners: Vec<Vec<ast::AnyHasGenericParams>>,
 }
 
@@ -161,7 +160,7 @@ impl FileItems {
         let owners = (roots.iter().zip(ranges))
             .map(|(root, ranges)| owners_at(root, ranges))
             .collect();
-        FileItems { roots, owners }
+        FileItems { owners }
     }
 
     /// The items of type `N`, each with its file's index.
@@ -336,6 +335,66 @@ fn backend_first_types(rules: &RuleSet) -> HashMap<String, usize> {
 }
 
 impl Index {
+    /// Whether this index and `other`, both built with the same rules, hold the same facts of
+    /// their files: every field but those copied from the rules. A file the rewrite read
+    /// unchanged under one reads the same under the other (`rewrite`: a later pass skips the
+    /// files the pass before left as they were when the index did not change either).
+    pub fn same_facts(&self, other: &Index) -> bool {
+        // Every field named: a new one does not compile until it is compared or said to come
+        // from the rules.
+        let Index {
+            backend_first_types: _,
+            device_taking: _,
+            backends: _,
+            wrappers: _,
+            backend_crates: _,
+            backend_associated_types,
+            bound_by_impls,
+            backend_traits,
+            autodiff_traits,
+            user_backend_traits,
+            marker_traits,
+            aliases,
+            file_aliases,
+            file_wrapper_aliases,
+            alias_branches,
+            items,
+            phantom_fields,
+            device_params,
+            owned_device_params,
+            files,
+            modules,
+            non_modules,
+            dataset_types,
+            workspace_burn_imports,
+            workspace_burn_glob,
+            workspace_items,
+            workspace_generic_fns,
+        } = self;
+        *backend_associated_types == other.backend_associated_types
+            && *bound_by_impls == other.bound_by_impls
+            && *backend_traits == other.backend_traits
+            && *autodiff_traits == other.autodiff_traits
+            && *user_backend_traits == other.user_backend_traits
+            && *marker_traits == other.marker_traits
+            && *aliases == other.aliases
+            && *file_aliases == other.file_aliases
+            && *file_wrapper_aliases == other.file_wrapper_aliases
+            && *alias_branches == other.alias_branches
+            && *items == other.items
+            && *phantom_fields == other.phantom_fields
+            && *device_params == other.device_params
+            && *owned_device_params == other.owned_device_params
+            && *files == other.files
+            && *modules == other.modules
+            && *non_modules == other.non_modules
+            && *dataset_types == other.dataset_types
+            && *workspace_burn_imports == other.workspace_burn_imports
+            && *workspace_burn_glob == other.workspace_burn_glob
+            && *workspace_items == other.workspace_items
+            && *workspace_generic_fns == other.workspace_generic_fns
+    }
+
     /// The index of `files` (the workspace's, as a slice of files or of references to them:
     /// a file's id is its position).
     pub fn build<F: Borrow<SourceFile> + Sync>(files: &[F], rules: &RuleSet) -> Index {
@@ -385,7 +444,7 @@ impl Index {
             .collect();
         index.collect_backend_traits(&items);
         index.collect_backend_associated_types(&items);
-        index.collect_marker_traits(&items);
+        index.collect_marker_traits(files, &items);
         index.modules = items
             .of::<ast::Adt>()
             .map(|(_, adt)| adt)
@@ -617,7 +676,11 @@ impl Index {
     }
 
     /// Finds the backend traits that only mark a backend (see `marker_traits`).
-    fn collect_marker_traits(&mut self, items: &FileItems) {
+    fn collect_marker_traits<F: Borrow<SourceFile> + Sync>(
+        &mut self,
+        files: &[F],
+        items: &FileItems,
+    ) {
         let mut defined: HashMap<String, usize> = HashMap::new();
         for (_, tr) in items.of::<ast::Trait>() {
             if let Some(name) = tr.name() {
@@ -649,25 +712,33 @@ impl Index {
         }
         // Every impl a blanket impl over a backend parameter, with no items (and one at
         // least: a trait the workspace never implements is implemented elsewhere); every
-        // other mention a bound or an import.
-        let mut implemented: HashSet<String> = HashSet::new();
-        for (file, root) in items.roots.iter().enumerate() {
-            for name_ref in root.descendants().filter_map(ast::NameRef::cast) {
-                let name = name_ref.text().to_string();
-                if !candidates.contains_key(&name) {
-                    continue;
-                }
-                let allowed = match marker_mention(&name_ref) {
-                    MarkerMention::Bound | MarkerMention::Import => true,
-                    MarkerMention::Impl(imp) => {
-                        implemented.insert(name.clone());
-                        self.is_blanket_backend_impl(file, &imp)
+        // other mention a bound or an import. Each file's mentions of each candidate (whether
+        // one is not allowed, whether one is an impl) in parallel.
+        let names: Vec<String> = candidates.keys().cloned().collect();
+        let mentions: Vec<Vec<(bool, bool)>> = (files.par_iter().enumerate())
+            .map(|(file, source)| {
+                let source = source.borrow();
+                let root = source.tree().syntax().clone();
+                let mut found = vec![(false, false); names.len()];
+                for (i, name_ref) in marker_name_refs(source, &root, &names) {
+                    match marker_mention(&name_ref) {
+                        MarkerMention::Bound | MarkerMention::Import => {}
+                        MarkerMention::Impl(imp) => {
+                            found[i].1 = true;
+                            found[i].0 |= !self.is_blanket_backend_impl(file, &imp);
+                        }
+                        MarkerMention::Other => found[i].0 = true,
                     }
-                    MarkerMention::Other => false,
-                };
-                if !allowed {
-                    candidates.remove(&name);
                 }
+                found
+            })
+            .collect();
+        let mut implemented: HashSet<String> = HashSet::new();
+        for (i, name) in names.iter().enumerate() {
+            if mentions.iter().any(|file| file[i].0) {
+                candidates.remove(name);
+            } else if mentions.iter().any(|file| file[i].1) {
+                implemented.insert(name.clone());
             }
         }
         candidates.retain(|name, _| implemented.contains(name));
@@ -1452,6 +1523,44 @@ enum MarkerMention {
     Other,
 }
 
+/// The name references of `source` (whose tree is at `root`) spelled one of `names`, each with
+/// its name's position in `names`, as a walk over every reference finds them. Found where the
+/// text spells the names, as whole words: the token of a reference spelled so starts there
+/// (the character before it ends no word). Not so for a name that is not all word characters
+/// (`r#Name`), or that ends in `_`: the tree opens `println!(..)` as `println_(..)`
+/// (`source::open_expression_macros`), a reference the text does not spell; those names take
+/// a walk.
+fn marker_name_refs(
+    source: &SourceFile,
+    root: &SyntaxNode,
+    names: &[String],
+) -> Vec<(usize, ast::NameRef)> {
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    let searchable = |n: &String| !n.is_empty() && n.chars().all(in_word) && !n.ends_with('_');
+    let mut out = Vec::new();
+    if !names.iter().all(searchable) {
+        out.extend(
+            (root.descendants().filter_map(ast::NameRef::cast)).filter_map(|r| {
+                let i = names.iter().position(|n| r.text() == n.as_str())?;
+                (!searchable(&names[i])).then_some((i, r))
+            }),
+        );
+    }
+    for (i, name) in names.iter().enumerate().filter(|(_, n)| searchable(n)) {
+        for at in crate::util::syntax::word_offsets(&source.text, name) {
+            let Ok(at) = ra_ap_syntax::TextSize::try_from(at) else {
+                continue;
+            };
+            let name_ref = (root.token_at_offset(at).right_biased())
+                .and_then(|token| token.parent())
+                .and_then(ast::NameRef::cast)
+                .filter(|r| r.text() == name.as_str());
+            out.extend(name_ref.map(|r| (i, r)));
+        }
+    }
+    out
+}
+
 fn marker_mention(name_ref: &ast::NameRef) -> MarkerMention {
     let Some(path) = name_ref
         .syntax()
@@ -1916,4 +2025,52 @@ fn block_alias_in_scope(node: &SyntaxNode, name: &str) -> Option<ast::TypeAlias>
                 _ => None,
             })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The references `marker_name_refs` finds from the text are those a walk over every
+    /// name reference finds: on every source file of the test projects, for the names of
+    /// every trait, type and function they reference (the opened macro calls' `println_` among
+    /// them), for `println` and `assert_eq`, and for one no file spells.
+    #[test]
+    fn marker_name_refs_from_the_text_are_the_walks() {
+        let projects = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/projects");
+        let mut compared = 0;
+        for path in crate::util::files::rust_files(projects.as_ref(), true) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let file = SourceFile::from_text(
+                path.clone(),
+                "src/lib.rs".into(),
+                text,
+                0,
+                ra_ap_syntax::Edition::Edition2021,
+            );
+            let root = file.tree().syntax().clone();
+            let mut names: Vec<String> = (root.descendants().filter_map(ast::NameRef::cast))
+                .map(|r| r.text().to_string())
+                .filter(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .collect();
+            names.sort();
+            names.dedup();
+            // One no file spells; macro names the tree opens (`println_`) and as written.
+            names.extend(["NoFileSpellsThis", "println", "assert_eq"].map(String::from));
+            let key = |found: Vec<(usize, ast::NameRef)>| {
+                let mut keys: Vec<(usize, TextRange)> = (found.into_iter())
+                    .map(|(i, r)| (i, r.syntax().text_range()))
+                    .collect();
+                keys.sort_by_key(|(i, range)| (*i, range.start()));
+                keys
+            };
+            let walked = (root.descendants().filter_map(ast::NameRef::cast))
+                .filter_map(|r| Some((names.iter().position(|n| r.text() == n.as_str())?, r)))
+                .collect();
+            let searched = marker_name_refs(&file, &root, &names);
+            assert_eq!(key(searched), key(walked), "{}", path.display());
+            compared += 1;
+        }
+        assert!(compared > 50, "{compared} files");
+    }
 }

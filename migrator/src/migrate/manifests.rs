@@ -23,13 +23,13 @@ fn names_path(text: &str, path: &str) -> bool {
         return crate::util::syntax::word_offsets(text, krate)
             .any(|at| text[at + krate.len()..].starts_with("::"));
     }
-    if text.contains(path) {
+    if crate::util::syntax::contains(text, path) {
         return true;
     }
     let Some((module, name)) = path.rsplit_once("::") else {
         return false;
     };
-    text.contains(&format!("{module}::"))
+    crate::util::syntax::contains(text, &format!("{module}::"))
         && crate::util::syntax::word_offsets(text, name)
             .next()
             .is_some()

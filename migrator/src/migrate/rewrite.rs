@@ -176,6 +176,13 @@ pub fn rewrite_sources_parsed(
     // A pass of a rewrite to the fixed point keeps what the next rewrite may reuse, in case
     // it is the last.
     let keep = passes == Passes::ToFixedPoint;
+    // What the pass before read: its index, each file's doc-test changes, and which files it
+    // left as they were. A later pass reads such a file with the same index and the same
+    // doc-test changes as that pass did, so it leaves it as it is again (`rewrite_file` reads
+    // only the file, the index, the rules and the doc-test changes; from the second pass on,
+    // the pass number no more): it is not run again. Not where the pass keeps the steps'
+    // outputs for reuse.
+    let mut previous: Option<(Index, Vec<Vec<Change>>, Vec<bool>)> = None;
     for pass in 0..MAX_PASSES {
         let (index, mut reuse) = match given.take() {
             Some(LastPass { index, reusable }) => (index, reusable),
@@ -187,11 +194,31 @@ pub fn rewrite_sources_parsed(
             ),
         };
         reuse.resize_with(file_count, Default::default);
-        let doc_changes = doc_tests::changes(&files_of(&flights), rules, target)?;
+        let doc_changes = time(&format!("pass {pass}: doc tests"), || {
+            doc_tests::changes(&files_of(&flights), rules, target)
+        })?;
+        let steady: Vec<bool> = match previous.take() {
+            Some((before, docs, left)) if pass >= 2 && !keep && before.same_facts(&index) => {
+                (left.into_iter().zip(docs).zip(&doc_changes))
+                    .map(|((left, before), now)| left && before == *now)
+                    .collect()
+            }
+            _ => vec![false; file_count],
+        };
+        let skipped = steady.iter().filter(|s| **s).count();
+        if skipped > 0 {
+            timing::note(|| {
+                format!("pass {pass}: {skipped} files read as the pass before read them")
+            });
+        }
+        let docs_now = (!keep).then(|| doc_changes.clone());
         let mut rewritten: Vec<Rewritten> = time(&format!("pass {pass}: rewrite"), || {
             (flights.par_iter_mut().zip(doc_changes).zip(reuse))
                 .enumerate()
                 .map(|(file_id, ((flight, doc), reuse))| {
+                    if steady[file_id] {
+                        return Ok(Rewritten::default());
+                    }
                     let file = &flight.file;
                     let mut ctx = FileCtx::new(&index, rules, file_id, file, target);
                     ctx.changes = doc;
@@ -234,10 +261,12 @@ pub fn rewrite_sources_parsed(
         let changed = rewritten.iter().filter(|r| r.file.is_some()).count();
         timing::note(|| format!("pass {pass}: {changed} of {file_count} files changed"));
         let (mut any_edit, mut any_reset) = (false, false);
+        let mut left = Vec::with_capacity(file_count);
         for (flight, next) in flights.iter_mut().zip(rewritten) {
             let (edited, reset) = flight.land(pass, next);
             any_edit |= edited;
             any_reset |= reset;
+            left.push(!edited && !reset && flight.outcome.error.is_none());
         }
         if !any_edit {
             // The pass read the files as they now are, unless it put one back.
@@ -249,6 +278,7 @@ pub fn rewrite_sources_parsed(
                 "rules still changed the code after {MAX_PASSES} passes"
             )));
         }
+        previous = docs_now.map(|docs| (index, docs, left));
     }
     flights.par_iter_mut().for_each(InFlight::finish);
     Ok(landed(flights, fixed_point))

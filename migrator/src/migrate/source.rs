@@ -536,7 +536,7 @@ const EXPRESSION_MACROS: &[&str] = &[
 /// Whether `text` names one of `EXPRESSION_MACROS` at all: a text search, much cheaper than
 /// looking for the calls in the tree or the tokens.
 fn mentions_expression_macro(text: &str) -> bool {
-    EXPRESSION_MACROS.iter().any(|name| text.contains(name))
+    (EXPRESSION_MACROS.iter()).any(|name| crate::util::syntax::contains(text, name))
 }
 
 /// Returns `text` with `name!(` turned into `name_(` for std's expression macros, so the

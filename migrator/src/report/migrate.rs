@@ -88,8 +88,13 @@ pub fn command(
     let mut machine: Option<Vec<findings::Finding>> = None;
     let mut exit = Exit::Success;
     let mut total = Total::default();
-    for project in projects {
-        let name = several.then(|| name_from_current_dir(&project.metadata.root()));
+    let mut report_one = |name: Option<&str>,
+                          said: &[u8],
+                          worked: Result<Worked, Error>,
+                          out: &mut dyn Write,
+                          err: &mut dyn WriteColor|
+     -> Result<(), Error> {
+        err.write_all(said).map_err(Error::Output)?;
         let mut seen = |report: &Report| {
             total.add(report);
             if mode.format != Format::Human {
@@ -102,16 +107,8 @@ pub fn command(
                 (machine.get_or_insert_with(Vec::new)).extend(list);
             }
         };
-        let ran = one_project(
-            project,
-            asked,
-            name.as_deref(),
-            rules,
-            mode,
-            &mut seen,
-            out,
-            err,
-        );
+        let ran = worked
+            .and_then(|worked| report_project(worked, asked, name, mode, &mut seen, out, err));
         match ran {
             Ok(code) => exit = exit.max(code),
             Err(Error::Output(error)) => return Err(Error::Output(error)),
@@ -120,6 +117,61 @@ pub fn command(
                 exit = Exit::Error;
                 total.failed += 1;
             }
+        }
+        Ok(())
+    };
+    if several && mode.check {
+        // `--check` writes nothing: the projects are worked out at once, on the threads the
+        // projects' own stages leave idle (a workspace's index rounds, its manifests, the
+        // small projects' few files), and reported in the order given as each is ready
+        // (with those before it).
+        let names: Vec<String> = (projects.iter())
+            .map(|p| name_from_current_dir(&p.metadata.root()))
+            .collect();
+        let (sender, received) = std::sync::mpsc::channel();
+        std::thread::scope(|threads| -> Result<(), Error> {
+            // The largest first: its stages that run on one thread then overlap the small
+            // projects, rather than ending the run with the second core idle.
+            let mut projects: Vec<(usize, migrate::scope::Project)> =
+                projects.into_iter().enumerate().collect();
+            projects.sort_by_key(|(_, p)| std::cmp::Reverse(p.metadata.target_count()));
+            threads.spawn(|| {
+                rayon::scope_fifo(|scope| {
+                    for (i, project) in projects {
+                        let sender = sender.clone();
+                        scope.spawn_fifo(move |_| {
+                            let mut said = Vec::new();
+                            // Said now: the wait is now, whatever is reported before it.
+                            let waiting = |root: &Path| {
+                                eprintln!("{}", waiting_line(root));
+                            };
+                            let worked = work_out(project, asked, rules, mode, &mut said, waiting);
+                            // The receiver goes only on an output error, which ends the run.
+                            let _ = sender.send((i, said, worked));
+                        });
+                    }
+                });
+                drop(sender);
+            });
+            let mut ready = std::collections::BTreeMap::new();
+            let mut next = 0;
+            for (i, said, worked) in received {
+                ready.insert(i, (said, worked));
+                while let Some((said, worked)) = ready.remove(&next) {
+                    report_one(Some(&names[next]), &said, worked, out, err)?;
+                    next += 1;
+                }
+            }
+            Ok(())
+        })?;
+    } else {
+        for project in projects {
+            let name = several.then(|| name_from_current_dir(&project.metadata.root()));
+            let mut said = Vec::new();
+            let worked = work_out(project, asked, rules, mode, &mut said, |root: &Path| {
+                let _ = writeln!(err, "{}", waiting_line(root));
+            });
+            report_one(name.as_deref(), &said, worked, out, err)?;
         }
     }
     if let Some(mut list) = machine {
@@ -141,19 +193,34 @@ pub fn command(
     Ok(exit)
 }
 
-/// One project of [`command`], named `name` among several: `seen` gets its report, narrowed
-/// to the paths given, once the port is worked out and before anything is written.
-#[allow(clippy::too_many_arguments)]
-fn one_project(
+/// What the line says when another run holds the lock on the project at `root`.
+fn waiting_line(root: &Path) -> String {
+    format!(
+        "burn-migrate: another burn-migrate run is working on {}; waiting for it to finish",
+        root.display()
+    )
+}
+
+/// One project of [`command`], its port worked out: the report, the rules it ran under, what
+/// of the paths given it covers, and the lock on its tree (held until it is reported and
+/// written: another run on this tree waits until this one is done).
+struct Worked {
+    report: Report,
+    rules: RuleSet,
+    scope: migrate::scope::Scope,
+    _lock: migrate::write::RootLock,
+}
+
+/// Works out the port of one project of [`command`]: `said` gets what is said on the way (an
+/// interrupted `--apply` finished), `waiting` is called before waiting for another run's lock.
+fn work_out(
     project: migrate::scope::Project,
     asked: &Projects,
-    name: Option<&str>,
     rules: &RuleSet,
     mode: Mode,
-    seen: &mut dyn FnMut(&Report),
-    out: &mut dyn Write,
-    err: &mut dyn WriteColor,
-) -> Result<Exit, Error> {
+    said: &mut Vec<u8>,
+    waiting: impl FnOnce(&Path),
+) -> Result<Worked, Error> {
     // `-p` and `--exclude`, on the metadata read for the project and on any read again.
     let select = |mut metadata: migrate::discover::Metadata| {
         metadata.select_packages(asked.packages, asked.excluded)?;
@@ -161,17 +228,10 @@ fn one_project(
     };
     let metadata = select(project.metadata)?;
     let root = metadata.root();
-    // Held to the end: another run on this tree waits until this one is done.
-    let _lock = migrate::write::lock_root(&root, mode.apply, || {
-        let _ = writeln!(
-            err,
-            "burn-migrate: another burn-migrate run is working on {}; waiting for it to finish",
-            root.display()
-        );
-    })?;
+    let lock = migrate::write::lock_root(&root, mode.apply, || waiting(&root))?;
     let metadata = match migrate::write::resume(&root, mode.apply)? {
         Some(note) => {
-            writeln!(err, "{note}").map_err(Error::Output)?;
+            writeln!(said, "{note}").map_err(Error::Output)?;
             // The interrupted run may have moved manifests.
             select(migrate::discover::read_metadata(&project.path)?)?
         }
@@ -181,14 +241,40 @@ fn one_project(
     let settings = migrate::config::resolve(asked.settings.clone(), &metadata, rules)?;
     let mut configured = rules.clone();
     migrate::config::apply(&settings, &mut configured)?;
-    let rules = &configured;
     // `--check` prints findings only: the port's to-do markers are for the text it writes.
     let output = if mode.apply || mode.diff {
         migrate::Output::Port
     } else {
         migrate::Output::Findings
     };
-    let mut report = migrate::run_on(metadata, rules, output)?;
+    let report = migrate::run_on(metadata, &configured, output)?;
+    Ok(Worked {
+        report,
+        rules: configured,
+        scope: project.scope,
+        _lock: lock,
+    })
+}
+
+/// Reports one project of [`command`] (writes it, under `--apply`), named `name` among
+/// several: `seen` gets its report, narrowed to the paths given, once the port is worked out
+/// and before anything is written.
+fn report_project(
+    worked: Worked,
+    asked: &Projects,
+    name: Option<&str>,
+    mode: Mode,
+    seen: &mut dyn FnMut(&Report),
+    out: &mut dyn Write,
+    err: &mut dyn WriteColor,
+) -> Result<Exit, Error> {
+    let Worked {
+        mut report,
+        rules,
+        scope,
+        _lock,
+    } = worked;
+    let rules = &rules;
     if !report.uses_burn {
         if !mode.quiet {
             let which = match asked.packages {
@@ -209,7 +295,7 @@ fn one_project(
         name_files_from(&mut report, name);
     }
     // After the naming: the notes it adds name files.
-    project.scope.narrow(&mut report);
+    scope.narrow(&mut report);
     seen(&report);
     match mode.format {
         Format::Human if mode.quiet => Ok(()),

@@ -3,24 +3,37 @@
 use ra_ap_syntax::ast::{self, HasGenericArgs};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
+/// The byte offsets of `needle` in `text`, left to right and not overlapping, as
+/// `text.match_indices(needle)` gives them (none for an empty needle): memchr's searcher, which
+/// is several times faster than std's on the names the steps look for. A match of a UTF-8
+/// needle in UTF-8 text starts and ends at character boundaries.
+pub fn find_all<'a>(text: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let haystack = if needle.is_empty() { "" } else { text };
+    memchr::memmem::find_iter(haystack.as_bytes(), needle.as_bytes())
+        .filter(move |_| !needle.is_empty())
+}
+
+/// Whether `text` holds `needle`, as `text.contains(needle)` says, with memchr's searcher.
+pub fn contains(text: &str, needle: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+}
+
 /// The byte offsets where `word` stands in `text` as a whole word: not preceded or followed by
 /// a letter, digit or `_` (a name, not part of a longer one). Comments and strings count too.
 pub fn word_offsets<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     let in_word = |c: char| c.is_alphanumeric() || c == '_';
-    (text.match_indices(word))
-        .map(|(at, _)| at)
-        .filter(move |&at| {
-            !word.is_empty()
-                && !text[..at].chars().next_back().is_some_and(in_word)
-                && !text[at + word.len()..].chars().next().is_some_and(in_word)
-        })
+    find_all(text, word).filter(move |&at| {
+        !word.is_empty()
+            && !text[..at].chars().next_back().is_some_and(in_word)
+            && !text[at + word.len()..].chars().next().is_some_and(in_word)
+    })
 }
 
 /// The words of `text` (runs of letters, digits and `_`) that end with `suffix`, at each
 /// place the text spells one.
 pub fn words_ending_with<'a>(text: &'a str, suffix: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     let in_word = |c: char| c.is_alphanumeric() || c == '_';
-    (text.match_indices(suffix)).filter_map(move |(at, _)| {
+    find_all(text, suffix).filter_map(move |at| {
         let end = at + suffix.len();
         if suffix.is_empty() || text[end..].chars().next().is_some_and(in_word) {
             return None;

@@ -210,7 +210,7 @@ impl<'a> FileCtx<'a> {
     /// Whether the file's text holds one of `names` (inside a longer word too): a step that
     /// finds only what names one of them, written in the file, skips a file with none.
     pub fn spells_any<'n>(&self, mut names: impl Iterator<Item = &'n String>) -> bool {
-        names.any(|name| self.file.text.contains(name.as_str()))
+        names.any(|name| crate::util::syntax::contains(&self.file.text, name))
     }
 
     /// `spells_any` of the backend table's device types: a path resolves to one
