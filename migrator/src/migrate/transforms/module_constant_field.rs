@@ -166,7 +166,8 @@ fn kind_in_0_22(ctx: &FileCtx, ty: &ast::Type) -> Kind {
                 })
                 .collect();
             // burn-derive 0.22.1's primitives (`is_primitive_type`), and the containers
-            // Burn 0.22 implements `Module` for over modules.
+            // burn-core 0.22.1 implements `Module` for over modules (`module/param/
+            // primitive.rs`: `Option<T>`, `Vec<T>`, arrays and tuples, read above).
             const PRIMITIVES: [&str; 17] = [
                 "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
                 "i64", "i128", "isize", "f32", "f64", "String",
