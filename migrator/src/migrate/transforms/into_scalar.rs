@@ -1,5 +1,5 @@
-//! `x.into_scalar().elem::<f32>()` -> `x.into_scalar::<f32>()`: in Burn 0.22 `into_scalar`
-//! is generic over the element type the caller wants. A bare `into_scalar()` whose type
+//! `x.into_scalar().elem::<f32>()` and `x.into_scalar().to_f32()` -> `x.into_scalar::<f32>()`:
+//! in Burn 0.22 `into_scalar` is generic over the element type the caller wants. A bare `into_scalar()` whose type
 //! nothing pins down is reported.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
@@ -30,7 +30,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let parent = call.syntax().parent().and_then(ast::MethodCallExpr::cast);
-        let elem = parent.filter(|p| {
+        let elem = parent.clone().filter(|p| {
             p.name_ref().is_some_and(|n| n.text() == "elem")
                 && p.arg_list().is_some_and(|a| a.args().next().is_none())
         });
@@ -62,6 +62,28 @@ pub fn run(ctx: &mut FileCtx) {
             }
             continue;
         }
+        // `into_scalar().to_f64()`: `ToElement`'s conversion of the backend's element to a
+        // type that is itself an element in 0.22 is that element asked for directly.
+        let conversion = (parent.as_ref()).and_then(|p| {
+            let method = p.name_ref()?.text().to_string();
+            let no_args = p.arg_list().is_some_and(|a| a.args().next().is_none());
+            let element = method
+                .strip_prefix("to_")
+                .filter(|t| ELEMENTS.contains(t))?;
+            (no_args && p.generic_arg_list().is_none()).then(|| (p.clone(), element.to_string()))
+        });
+        if let Some((conversion, element)) = conversion {
+            ctx.push(Change::edit(
+                TextRange::new(
+                    name.syntax().text_range().start(),
+                    conversion.syntax().text_range().end(),
+                ),
+                format!("into_scalar::<{element}>()"),
+                RuleId::IntoScalarElem,
+                "`into_scalar` takes the element type in Burn 0.22",
+            ));
+            continue;
+        }
         // A place that asks for a scalar type lets the compiler infer the element type.
         if context_type(ctx, call.syntax()).is_none() {
             ctx.push(Change::manual(
@@ -72,6 +94,13 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
 }
+
+/// The primitive types that are `Element`s in Burn 0.22 (burn-std 0.22.1 `element/base.rs`'s
+/// `make_element!` list), by the name `ToElement` converts to them with (`to_f64`).
+/// (`bool` left out: `to_bool` is `ToElement`'s own test for zero, not a read of an element.)
+const ELEMENTS: [&str; 10] = [
+    "f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8",
+];
 
 /// A method call `recv.name()` with no turbofish and no arguments.
 fn is_plain_call(call: &ast::MethodCallExpr, name: &str) -> bool {
