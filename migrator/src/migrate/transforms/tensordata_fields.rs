@@ -1,5 +1,6 @@
-//! `data.shape` / `data.dtype` on tensor data (a `to_data()`/`into_data()` call, or a `let`
-//! bound to one in the same function): the fields are private in 0.22.
+//! `data.shape` / `data.dtype` on tensor data (a `to_data()`/`into_data()` call, a `let`
+//! bound to one in the same function, or a parameter or `let` typed `TensorData` or
+//! `&TensorData`): the fields are private in 0.22.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
@@ -43,10 +44,19 @@ pub fn run(ctx: &mut FileCtx) {
             || match &receiver {
                 ast::Expr::PathExpr(p) => p.path().and_then(|p| path_as_ident(&p)).is_some_and(|var| {
                     field.syntax().ancestors().find_map(ast::Fn::cast).is_some_and(|f| {
-                        f.syntax().descendants().filter_map(ast::LetStmt::cast).any(|l| {
-                            let binds = matches!(l.pat(), Some(ast::Pat::IdentPat(p)) if p.syntax().text() == var.as_str());
-                            binds && l.initializer().is_some_and(|i| is_data_call(&i))
-                        })
+                        let binds = |pat: Option<ast::Pat>| {
+                            matches!(pat, Some(ast::Pat::IdentPat(p)) if p.syntax().text() == var.as_str())
+                        };
+                        // A parameter or `let` typed as tensor data (`data: &TensorData`).
+                        let typed = (f.param_list().into_iter())
+                            .flat_map(|list| list.params())
+                            .any(|param| binds(param.pat()) && names_tensor_data(param.ty()));
+                        typed
+                            || f.syntax().descendants().filter_map(ast::LetStmt::cast).any(|l| {
+                                binds(l.pat())
+                                    && (names_tensor_data(l.ty())
+                                        || l.initializer().is_some_and(|i| is_data_call(&i)))
+                            })
                     })
                 }),
                 _ => false,
@@ -58,5 +68,19 @@ pub fn run(ctx: &mut FileCtx) {
                 format!("`TensorData::{name}` is private in Burn 0.22: call `{name}()`"),
             ));
         }
+    }
+}
+
+/// Whether `ty` is `TensorData`, owned or behind references (`&TensorData`,
+/// `&mut burn::tensor::TensorData`).
+fn names_tensor_data(ty: Option<ast::Type>) -> bool {
+    let mut ty = ty;
+    while let Some(ast::Type::RefType(reference)) = ty {
+        ty = reference.ty();
+    }
+    match ty {
+        Some(ast::Type::PathType(path)) => (path.path().and_then(|p| p.segment()))
+            .is_some_and(|segment| segment.syntax().text() == "TensorData"),
+        _ => false,
     }
 }
