@@ -3,7 +3,9 @@
 //! `Default::default()` used as a device becomes the explicit constructor of the backend the
 //! surrounding function selects (0.22's `Device::default()` picks by a fixed priority among all
 //! enabled backends, which silently changes behaviour when several are enabled). When that
-//! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`.
+//! function runs its backend under `Autodiff<..>`, the device gets `.autodiff()`. A data
+//! loader built without `.set_device(..)` had the same default and gets its backend's device
+//! (`data_loader_devices`).
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
