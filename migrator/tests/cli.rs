@@ -470,19 +470,25 @@ fn a_pin_to_a_toolchain_that_is_not_installed_is_read_with_ours_and_raised() {
     );
 }
 
+/// Runs the tool on `dir` with `args`, the color variables of the test's environment
+/// removed and `env` set.
+fn run_with_color_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
+    command.args(args).arg(dir);
+    for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    command.output().unwrap()
+}
+
 /// Colors: none into a pipe (tests run with pipes) or under `NO_COLOR`, always with
 /// `--color always` or `CLICOLOR_FORCE`, never with `--color never`.
 #[test]
 fn colors_only_where_asked() {
     let dir = project(GENERIC_MAIN);
     let run = |args: &[&str], env: &[(&str, &str)]| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
-        command.args(args).arg(dir.path());
-        for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
-            command.env_remove(name);
-        }
-        command.envs(env.iter().copied());
-        let out = command.output().unwrap();
+        let out = run_with_color_env(args, dir.path(), env);
         assert_eq!(out.status.code(), Some(1));
         let mut all = out.stdout;
         all.extend(out.stderr);
@@ -936,13 +942,7 @@ fn each_command_lists_only_its_own_options() {
 fn diffs_are_colored_like_git_where_colors_are_on() {
     let dir = project(GENERIC_MAIN);
     let run = |args: &[&str], env: &[(&str, &str)]| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_burn-migrate"));
-        command.args(args).arg(dir.path());
-        for name in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
-            command.env_remove(name);
-        }
-        command.envs(env.iter().copied());
-        let out = command.output().unwrap();
+        let out = run_with_color_env(args, dir.path(), env);
         assert_eq!(
             out.status.code(),
             Some(1),

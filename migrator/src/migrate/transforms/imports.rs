@@ -83,18 +83,27 @@ fn report_removed_imports(ctx: &mut FileCtx) {
         let full = ctx
             .crates()
             .canonical(super::use_items::full_use_path(&tree));
-        if let Some((rule, message)) = gone_item(ctx, &full) {
+        if let Some((rule, message)) = gone_item(ctx, &full, Gone::RemovedOrDropped) {
             ctx.push(Change::manual(tree.syntax().text_range(), rule, message));
         }
     }
 }
 
-/// The first rule that says the item an import names (`full`) is gone from Burn 0.22, with
-/// its message: a `removed-item` table, or a `rename-path` table without a new path (whose
-/// import the port of 0.21 code drops, or keeps and reports while a macro still names it).
-/// The first in rule order, as the port of 0.21 code takes it (`data_rule_import`), so the
-/// check of a port reports an import it kept under the rule that kept it.
-fn gone_item(ctx: &FileCtx, full: &[String]) -> Option<(RuleKey, String)> {
+/// Which tables count as saying an item is gone (`gone_item`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gone {
+    /// `removed-item` tables.
+    Removed,
+    /// Those, and `rename-path` tables without a new path (whose import the port of 0.21 code
+    /// drops, or keeps and reports while a macro still names it).
+    RemovedOrDropped,
+}
+
+/// The first rule, in rule order, whose tables (`which`) say the item an import names
+/// (`full`) is gone from Burn 0.22, with its message. Rule order is the order the port of
+/// 0.21 code takes them in (`data_rule_import`), so the check of a port reports an import it
+/// kept under the rule that kept it.
+fn gone_item(ctx: &FileCtx, full: &[String], which: Gone) -> Option<(RuleKey, String)> {
     use crate::rules::DataRule;
     ctx.rules.data_rules().find_map(|(rule, data)| match data {
         DataRule::RemovedItem { paths, message }
@@ -102,20 +111,10 @@ fn gone_item(ctx: &FileCtx, full: &[String]) -> Option<(RuleKey, String)> {
         {
             Some((rule, removed_message(message.as_deref(), full)))
         }
-        DataRule::RenamePath { from, to: None } if path_matches(full, from) => {
-            Some((rule, format!("`{from}` no longer exists in Burn 0.22")))
-        }
-        _ => None,
-    })
-}
-
-/// The first rule that lists the item an import names (`full`) as removed, with its message.
-fn removed_item(ctx: &FileCtx, full: &[String]) -> Option<(RuleKey, String)> {
-    ctx.rules.data_rules().find_map(|(rule, data)| match data {
-        crate::rules::DataRule::RemovedItem { paths, message }
-            if paths.iter().any(|p| path_matches_via_crates(full, p)) =>
+        DataRule::RenamePath { from, to: None }
+            if which == Gone::RemovedOrDropped && path_matches(full, from) =>
         {
-            Some((rule, removed_message(message.as_deref(), full)))
+            Some((rule, format!("`{from}` no longer exists in Burn 0.22")))
         }
         _ => None,
     })
@@ -214,7 +213,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
             return remove;
         }
         // A removed item a rule reports where it is used (`init_setup`, `RemoteBackend`).
-        if removed_item(ctx, full).is_some() {
+        if gone_item(ctx, full, Gone::Removed).is_some() {
             return true;
         }
         // What the port replaces by `Device` values (backends, wrappers, device types) goes.

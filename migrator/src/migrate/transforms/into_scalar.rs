@@ -45,15 +45,7 @@ pub fn run(ctx: &mut FileCtx) {
                 None => context_type(ctx, elem.syntax()).map(|t| format!("<{t}>")),
             };
             match target {
-                Some(target) => ctx.push(Change::edit(
-                    TextRange::new(
-                        name.syntax().text_range().start(),
-                        elem.syntax().text_range().end(),
-                    ),
-                    format!("into_scalar::{target}()"),
-                    RuleId::IntoScalarElem,
-                    "`into_scalar` takes the element type in Burn 0.22",
-                )),
+                Some(target) => ask_for_element(ctx, &name, elem.syntax(), &target),
                 None => ctx.push(Change::manual(
                     elem.syntax().text_range(),
                     RuleId::IntoScalarType,
@@ -66,22 +58,13 @@ pub fn run(ctx: &mut FileCtx) {
         // type that is itself an element in 0.22 is that element asked for directly.
         let conversion = (parent.as_ref()).and_then(|p| {
             let method = p.name_ref()?.text().to_string();
-            let no_args = p.arg_list().is_some_and(|a| a.args().next().is_none());
             let element = method
                 .strip_prefix("to_")
                 .filter(|t| ELEMENTS.contains(t))?;
-            (no_args && p.generic_arg_list().is_none()).then(|| (p.clone(), element.to_string()))
+            is_plain_call(p, &method).then(|| (p.clone(), element.to_string()))
         });
         if let Some((conversion, element)) = conversion {
-            ctx.push(Change::edit(
-                TextRange::new(
-                    name.syntax().text_range().start(),
-                    conversion.syntax().text_range().end(),
-                ),
-                format!("into_scalar::<{element}>()"),
-                RuleId::IntoScalarElem,
-                "`into_scalar` takes the element type in Burn 0.22",
-            ));
+            ask_for_element(ctx, &name, conversion.syntax(), &format!("<{element}>"));
             continue;
         }
         // A place that asks for a scalar type lets the compiler infer the element type.
@@ -93,6 +76,17 @@ pub fn run(ctx: &mut FileCtx) {
             ));
         }
     }
+}
+
+/// `into_scalar()` (named `name`) and the call after it up to `end` (`.elem::<f32>()`,
+/// `.to_f64()`) become `into_scalar::<T>()`, `turbofish` being `<T>`.
+fn ask_for_element(ctx: &mut FileCtx, name: &ast::NameRef, end: &SyntaxNode, turbofish: &str) {
+    ctx.push(Change::edit(
+        TextRange::new(name.syntax().text_range().start(), end.text_range().end()),
+        format!("into_scalar::{turbofish}()"),
+        RuleId::IntoScalarElem,
+        "`into_scalar` takes the element type in Burn 0.22",
+    ));
 }
 
 /// The primitive types that are `Element`s in Burn 0.22 (burn-std 0.22.1 `element/base.rs`'s
