@@ -4,6 +4,8 @@
 
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
+mod crate_backends;
+
 use crate::migrate::markers;
 pub use crate::migrate::outcome::ManifestChange;
 use crate::migrate::rust_version;
@@ -202,6 +204,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
     if let Some(table) = root.get_mut("features").and_then(Item::as_table_mut) {
         migrate_feature_table(table, features, &names, &mut changes);
     }
+    crate_backends::add(&mut doc, &names, features.renamed, &mut changes);
     let dangling = crate::migrate::feature_refs::dangling(&doc);
     if !dangling.is_empty() {
         return Err(ManifestError::Rejected(dangling.join("; ")));
@@ -333,31 +336,10 @@ fn add_features(
         // `burn = { workspace = true, default-features = false }` has no list yet: it gets one
         // (features on an inherited dependency add to the workspace's).
         let has_source = item.get("version").or(item.get("workspace")).is_some();
-        let needs_list = item.get("features").is_none() && has_source;
-        if let (true, Some(inline)) = (needs_list, item.as_inline_table_mut()) {
-            push_inline_key(inline, "features", Value::Array(Array::new()));
+        if item.get("features").is_none() && !has_source {
+            continue;
         }
-        let Some(dep) = item.as_table_like_mut() else {
-            return;
-        };
-        if dep.get("features").is_none() && has_source {
-            // A table of its own (`[dependencies.burn]`): what ends the last value's line
-            // ends the new key's instead.
-            let trailing = dep.iter_mut().last().and_then(|(_, last)| {
-                let value = last.as_value_mut()?;
-                let suffix = value.decor().suffix().cloned();
-                value.decor_mut().set_suffix("");
-                suffix
-            });
-            dep.insert("features", toml_edit::value(Array::new()));
-            if let (Some(suffix), Some(features)) = (
-                trailing,
-                dep.get_mut("features").and_then(Item::as_value_mut),
-            ) {
-                features.decor_mut().set_suffix(suffix);
-            }
-        }
-        let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) else {
+        let Some(array) = feature_list_mut(item) else {
             continue;
         };
         if array
@@ -625,27 +607,7 @@ fn fold_backend_crates(
     if always_on.is_empty() {
         return folded;
     }
-    let Some(burn) = table.get_mut(&burn) else {
-        return folded;
-    };
-    // `burn = "0.21"` becomes an inline table so it can carry features.
-    if let Some(version) = burn.as_str().map(str::to_string) {
-        let mut inline = toml_edit::InlineTable::new();
-        inline.insert("version", version.into());
-        *burn = Item::Value(Value::InlineTable(inline));
-    }
-    if let Some(inline) = burn.as_inline_table_mut() {
-        if !inline.contains_key("features") {
-            push_inline_key(inline, "features", Value::Array(Array::new()));
-        }
-    }
-    let Some(dep) = burn.as_table_like_mut() else {
-        return folded;
-    };
-    if dep.get("features").is_none() {
-        dep.insert("features", toml_edit::value(Array::new()));
-    }
-    if let Some(array) = dep.get_mut("features").and_then(|f| f.as_array_mut()) {
+    if let Some(array) = table.get_mut(&burn).and_then(feature_list_mut) {
         for feature in always_on {
             if !array.iter().any(|v| v.as_str() == Some(feature)) {
                 push_keeping_layout(array, feature);
@@ -653,6 +615,44 @@ fn fold_backend_crates(
         }
     }
     folded
+}
+
+/// The `features` list of a dependency entry, made where it has none: `x = "0.22"` becomes
+/// an inline table that can carry one (its comment stays after it), and in a table of its
+/// own (`[dependencies.x]`) what ended the last value's line ends the new key's instead.
+fn feature_list_mut(item: &mut Item) -> Option<&mut Array> {
+    if let Some(Value::String(version)) = item.as_value() {
+        let decor = version.decor().clone();
+        let mut bare = version.clone();
+        *bare.decor_mut() = toml_edit::Decor::default();
+        let mut inline = toml_edit::InlineTable::new();
+        inline.insert("version", Value::String(bare));
+        let mut value = Value::InlineTable(inline);
+        *value.decor_mut() = decor;
+        *item = Item::Value(value);
+    }
+    if let Some(inline) = item.as_inline_table_mut() {
+        if !inline.contains_key("features") {
+            push_inline_key(inline, "features", Value::Array(Array::new()));
+        }
+    }
+    let dep = item.as_table_like_mut()?;
+    if dep.get("features").is_none() {
+        let trailing = dep.iter_mut().last().and_then(|(_, last)| {
+            let value = last.as_value_mut()?;
+            let suffix = value.decor().suffix().cloned();
+            value.decor_mut().set_suffix("");
+            suffix
+        });
+        dep.insert("features", toml_edit::value(Array::new()));
+        if let (Some(suffix), Some(features)) = (
+            trailing,
+            dep.get_mut("features").and_then(Item::as_value_mut),
+        ) {
+            features.decor_mut().set_suffix(suffix);
+        }
+    }
+    dep.get_mut("features").and_then(Item::as_array_mut)
 }
 
 /// A `burn` entry for a table that named a backend crate but not `burn` itself: same source
@@ -1069,6 +1069,29 @@ mod tests {
             renamed,
         };
         migrate(text, &rules).unwrap()
+    }
+
+    /// burn-vision gets `burn`'s backend features (after the feature map: `flex`, not
+    /// `ndarray`) in each form of entry, keeping its comment and layout; its 0.22 defaults
+    /// (`fusion`) and what it already lists are not added again, nor `burn`'s `std`.
+    #[test]
+    fn burn_vision_gets_the_backend_features_of_burn() {
+        let text = "[dependencies]\nburn = { version = \"0.21.0\", features = [\"std\", \"ndarray\", \"fusion\", \"vulkan\"] }\nburn-vision = \"0.21.0\" # ops\n\n[dev-dependencies.bv]\npackage = \"burn-vision\"\nversion = \"0.21.0\" # same\n\n[target.'cfg(unix)'.dependencies]\nburn-vision = { version = \"0.21.0\", default-features = false, features = [\n    \"vulkan\",\n] }\n";
+        let out = run(text);
+        assert_eq!(
+            out.text,
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"std\", \"flex\", \"fusion\", \"vulkan\"] }\nburn-vision = { version = \"0.22\", features = [\"flex\", \"vulkan\"] } # ops\n\n[dev-dependencies.bv]\npackage = \"burn-vision\"\nversion = \"0.22\"\nfeatures = [\"flex\", \"vulkan\"] # same\n\n[target.'cfg(unix)'.dependencies]\nburn-vision = { version = \"0.22\", default-features = false, features = [\n    \"vulkan\",\n    \"flex\",\n    \"fusion\",\n] }\n"
+        );
+        let rule = RuleId::CargoCrateBackendFeatures;
+        let keys: Vec<&str> = (out.changes.iter())
+            .filter(|c| c.rule == rule)
+            .map(|c| c.key.as_str())
+            .collect();
+        assert_eq!(keys, ["burn-vision", "bv", "burn-vision"]);
+        // A project without burn-vision, or with it through `burn`'s `vision`, is left alone.
+        let through_burn =
+            "[dependencies]\nburn = { version = \"0.22.0\", features = [\"wgpu\", \"vision\"] }\n";
+        assert_eq!(run(through_burn).text, through_burn);
     }
 
     /// Burn under a key of the project's (`nn = { package = "burn" }`) moves like `burn`,

@@ -255,6 +255,40 @@ pub enum FeatureFate {
     Gone { enabled_by: Vec<String> },
 }
 
+/// The backend features `burn` 0.22 passes on to its optional crate `package` when it owns it
+/// (`wgpu = [.., "burn-vision?/wgpu"]`), as (`burn` feature, `package` feature). A project
+/// that depends on `package` itself, not through `burn`'s feature for it, gets none of them:
+/// burn-vision 0.22 implements its ops per backend feature of its own. Backend features are
+/// those burn-dispatch, which picks the backend of a `Device`, has (not its `std`/`default`):
+/// `pytorch` passed on to burn-store is a file format, not a backend.
+pub fn burn_forwards_to(package: &str) -> Vec<(String, String)> {
+    let prefix = format!("{package}?/");
+    let (_, new) = feature_tables();
+    let is_backend = |feature: &str| {
+        !matches!(feature, "std" | "default")
+            && new.contains_key(&("burn-dispatch".to_string(), feature.to_string()))
+    };
+    (new.iter())
+        .filter(|((p, feature), _)| p == "burn" && is_backend(feature))
+        .flat_map(|((_, feature), enables)| {
+            (enables.iter())
+                .filter_map(|e| e.strip_prefix(&prefix))
+                .map(move |to| (feature.clone(), to.to_string()))
+        })
+        .collect()
+}
+
+/// The features `package` 0.22 turns on by default (its `default` list's own features).
+pub fn default_features_0_22(package: &str) -> Vec<String> {
+    let (_, new) = feature_tables();
+    (new.get(&(package.to_string(), "default".to_string()))
+        .into_iter())
+    .flatten()
+    .filter(|f| !f.contains('/') && !f.starts_with("dep:"))
+    .cloned()
+    .collect()
+}
+
 pub fn feature_fate(package: &str, feature: &str) -> FeatureFate {
     let (old, new) = feature_tables();
     let key = |f: &str| (package.to_string(), f.to_string());
