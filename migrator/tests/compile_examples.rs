@@ -5,6 +5,9 @@
 //! its `before` is checked against both versions: leaving it alone is right only if it
 //! already compiles against 0.22.
 //!
+//! The hand-written pages' code blocks go into the same crates, as their fences say
+//! (`book_code`).
+//!
 //! Run with `cargo test -- --include-ignored` (what `.ci/run` does).
 
 mod common;
@@ -14,8 +17,8 @@ use burn_migrate::rules::{Category, RuleSet};
 use common::*;
 
 /// Burn features the example crates enable, per version.
-const FEATURES_0_21: &[&str] = &["ndarray", "flex", "autodiff", "dataset", "train"];
-const FEATURES_0_22: &[&str] = &["flex", "autodiff", "dataset", "train", "extension"];
+const FEATURES_0_21: &[&str] = &["ndarray", "flex", "autodiff", "dataset", "train", "store"];
+const FEATURES_0_22: &[&str] = &["flex", "autodiff", "dataset", "train", "extension", "store"];
 /// What an example may `need` here (the baseline of each version covers these).
 const AVAILABLE: &[&str] = &[
     "ndarray",
@@ -24,6 +27,7 @@ const AVAILABLE: &[&str] = &[
     "dataset",
     "train",
     "extension",
+    "store",
 ];
 
 /// Writes the example crate for one side and runs `cargo check`; returns the errors.
@@ -112,9 +116,26 @@ fn before_compiles_on_burn_0_21_and_after_on_0_22() {
             after.push((module, port.clone()));
         }
     }
+    // The guide's own code blocks, each as a module of the side its fence names (`book_code`).
+    for block in book_blocks() {
+        let module = format!(
+            "book_{}_{}",
+            block
+                .page
+                .trim_end_matches(".md")
+                .replace(['/', '-', '.'], "_"),
+            block.line
+        );
+        match block.check {
+            BlockCheck::Burn021 => before.push((module, block.code)),
+            BlockCheck::Burn022 => after.push((module, block.code)),
+            _ => {}
+        }
+    }
     eprintln!(
-        "checking {} examples per side; skipped: {skipped:?}",
-        before.len()
+        "checking {} examples and guide blocks before, {} after; skipped: {skipped:?}",
+        before.len(),
+        after.len()
     );
     let failures: Vec<String> = [
         check_side("before", "=0.21.0", "burn-0.21", FEATURES_0_21, &before),

@@ -130,3 +130,121 @@ pub fn git(dir: &Path, args: &[&str]) {
         .expect("git runs");
     assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
 }
+
+/// A Rust code block of a hand-written page of the guide (`book/src`, not the rule pages,
+/// which are generated from the rule examples that `compile_examples` compiles).
+#[allow(dead_code)]
+pub struct BookBlock {
+    /// The page, relative to `book/src`, and the line of the opening fence.
+    pub page: String,
+    pub line: usize,
+    /// How the block is checked, from its fence (`book/src/README` rules in `book_code`'s
+    /// module doc).
+    pub check: BlockCheck,
+    /// The block as the compiler sees it: hidden lines (`# ..`, which mdBook does not show)
+    /// included, without their `# `.
+    pub code: String,
+    /// The lines a reader sees.
+    pub shown: Vec<String>,
+}
+
+#[allow(dead_code)]
+#[derive(Debug, PartialEq, Eq)]
+pub enum BlockCheck {
+    /// ```` ```rust ````: compiled against Burn 0.22.
+    Burn022,
+    /// ```` ```rust,burn-0.21 ````: compiled against Burn 0.21.
+    Burn021,
+    /// ```` ```rust,excerpt=PATH ````: its lines are lines of a fixture file (in order), which
+    /// the slow tier builds.
+    Excerpt(String),
+    /// ```` ```rust,ignore REASON ````: not compiled, for the reason given.
+    Ignored(String),
+    /// Anything else: the fast test rejects it.
+    Unknown(String),
+}
+
+#[allow(dead_code)]
+pub fn book_blocks() -> Vec<BookBlock> {
+    let src = repo_root().join("book/src");
+    let mut pages = Vec::new();
+    let mut dirs = vec![src.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && path != src.join("rules") {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    (pages.iter())
+        .flat_map(|path| {
+            let page = path.strip_prefix(&src).unwrap().display().to_string();
+            blocks_of(&page, &read(path))
+        })
+        .collect()
+}
+
+/// The Rust code blocks of one page's Markdown `text`.
+#[allow(dead_code)]
+pub fn blocks_of(page: &str, text: &str) -> Vec<BookBlock> {
+    let mut blocks = Vec::new();
+    {
+        let mut lines = text.lines().enumerate();
+        while let Some((at, line)) = lines.next() {
+            let Some(info) = line.trim_start().strip_prefix("```") else {
+                continue;
+            };
+            let body: Vec<&str> = lines
+                .by_ref()
+                .map(|(_, l)| l)
+                .take_while(|l| !l.trim_start().starts_with("```"))
+                .collect();
+            let (lang, reason) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
+            let mut classes = lang.split(',');
+            if classes.next() != Some("rust") {
+                continue;
+            }
+            let check = match classes.next() {
+                None => BlockCheck::Burn022,
+                Some("burn-0.21") => BlockCheck::Burn021,
+                // CommonMark ends a backtick fence's info string at a backtick.
+                Some("ignore") if !reason.trim().is_empty() && !reason.contains('`') => {
+                    BlockCheck::Ignored(reason.trim().to_string())
+                }
+                Some(class) => match class.strip_prefix("excerpt=") {
+                    Some(file) => BlockCheck::Excerpt(file.to_string()),
+                    None => BlockCheck::Unknown(info.to_string()),
+                },
+            };
+            let hidden = |l: &str| l.trim_start() == "#" || l.trim_start().starts_with("# ");
+            let code = body
+                .iter()
+                .map(|l| match hidden(l) {
+                    true => l
+                        .trim_start()
+                        .trim_start_matches('#')
+                        .strip_prefix(' ')
+                        .unwrap_or(""),
+                    false => l,
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let shown = (body.iter())
+                .filter(|l| !hidden(l))
+                .map(|l| l.to_string())
+                .collect();
+            blocks.push(BookBlock {
+                page: page.to_string(),
+                line: at + 1,
+                check,
+                code,
+                shown,
+            });
+        }
+    }
+    blocks
+}
