@@ -380,11 +380,12 @@ impl DocBlock {
 /// file's coordinates. The blocks are migrated as files of their own, indexed together with
 /// the workspace (a doc test names the crate's items); a block that does not parse, or whose
 /// port would not parse or cannot be written back into its comment, is reported under
-/// `doc-test-code` and left as it is.
+/// `doc-test-code` and left as it is. `pass`: the rewrite loop's pass the files are read in.
 pub fn changes<F: Borrow<SourceFile> + Sync>(
     files: &[F],
     rules: &RuleSet,
     target: CodeTarget,
+    pass: usize,
 ) -> Result<Vec<Vec<Change>>, Error> {
     let mut out: Vec<Vec<Change>> = vec![Vec::new(); files.len()];
     let found: Vec<(usize, DocBlock)> = files
@@ -443,7 +444,7 @@ pub fn changes<F: Borrow<SourceFile> + Sync>(
         .zip(block_files.par_iter())
         .enumerate()
         .map(|(i, ((host, block), file))| {
-            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, target);
+            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, target).in_pass(pass);
             transforms::run_all(&mut ctx)?;
             let changes = drop_moot_findings(ctx.changes, file);
             let applied: Vec<Change> = changes.iter().filter(|c| c.is_applied()).cloned().collect();

@@ -7,36 +7,13 @@
 
 use toml_edit::{DocumentMut, Item};
 
+use crate::migrate::toml_entries::{dependency_tables, is_optional};
+
 /// Every dependency key of the package (all kinds, all targets) with whether it is optional.
 fn dependencies(doc: &DocumentMut) -> Vec<(String, bool)> {
-    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
-    let root = doc.as_table();
-    let mut tables: Vec<&dyn toml_edit::TableLike> = kinds
-        .iter()
-        .filter_map(|k| root.get(k).and_then(Item::as_table_like))
-        .collect();
-    if let Some(targets) = root.get("target").and_then(Item::as_table_like) {
-        for (_, target) in targets.iter() {
-            if let Some(target) = target.as_table_like() {
-                tables.extend(
-                    kinds
-                        .iter()
-                        .filter_map(|k| target.get(k).and_then(Item::as_table_like)),
-                );
-            }
-        }
-    }
-    tables
-        .into_iter()
+    (dependency_tables(doc.as_table()).into_iter())
         .flat_map(|t| t.iter())
-        .map(|(key, item)| {
-            let optional = item
-                .as_table_like()
-                .and_then(|d| d.get("optional"))
-                .and_then(Item::as_bool)
-                .unwrap_or(false);
-            (key.to_string(), optional)
-        })
+        .map(|(key, item)| (key.to_string(), is_optional(item)))
         .collect()
 }
 

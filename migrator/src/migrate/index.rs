@@ -551,8 +551,20 @@ impl Index {
                     continue;
                 }
                 let supers = supertrait_paths(tr);
-                if supers.iter().any(|s| self.is_backend_bound(*file, s)) {
-                    if supers.iter().any(|s| self.is_autodiff_bound(*file, s)) {
+                // A later pass of the port reads the trait with its `Backend` import gone: it
+                // is the same backend trait (and its impls stay a person's) all the same.
+                let dangling = |s: &ast::Path, names: &[&str]| {
+                    self.is_dangling_backend_bound(*file, s)
+                        && path_as_ident(s).is_some_and(|n| names.contains(&n.as_str()))
+                };
+                let backend = |s: &ast::Path| {
+                    self.is_backend_bound(*file, s) || dangling(s, BURN_BACKEND_TRAITS)
+                };
+                if supers.iter().any(backend) {
+                    let autodiff = |s: &ast::Path| {
+                        self.is_autodiff_bound(*file, s) || dangling(s, BURN_AUTODIFF_TRAITS)
+                    };
+                    if supers.iter().any(autodiff) {
                         self.autodiff_traits.insert(name_text.clone());
                     }
                     self.backend_traits.insert(name_text.clone());

@@ -4,7 +4,10 @@
 
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
-mod crate_backends;
+use crate::migrate::toml_entries::{
+    dependency_tables, feature_list_mut, for_each_dependency_table_mut, is_optional, package_of,
+    push_keeping_layout, workspace_dependencies,
+};
 
 use crate::migrate::markers;
 pub use crate::migrate::outcome::ManifestChange;
@@ -55,20 +58,6 @@ pub struct FeatureRules<'a> {
     pub renamed: &'a [(String, String)],
 }
 
-/// The package a dependency entry names: its `package` field, else the package cargo metadata
-/// found behind the key (`renamed`), else the key itself.
-fn package_of(key: &str, item: &Item, renamed: &[(String, String)]) -> String {
-    let field = (item.as_table_like())
-        .and_then(|t| t.get("package"))
-        .and_then(Item::as_str);
-    match field {
-        Some(package) => package.to_string(),
-        None => (renamed.iter())
-            .find(|(k, _)| k == key)
-            .map_or_else(|| key.to_string(), |(_, package)| package.clone()),
-    }
-}
-
 /// Every dependency of a manifest, package tables and `[workspace.dependencies]` alike, as
 /// (key, package).
 fn dependency_packages(root: &Table, renamed: &[(String, String)]) -> Vec<(String, String)> {
@@ -102,13 +91,6 @@ fn burn_key(dependencies: &[(String, String)]) -> String {
     }
 }
 
-fn workspace_dependencies(root: &Table) -> Option<&dyn toml_edit::TableLike> {
-    root.get("workspace")
-        .and_then(Item::as_table_like)
-        .and_then(|w| w.get("dependencies"))
-        .and_then(Item::as_table_like)
-}
-
 /// Migrates one manifest's text. Errors (not TOML; a rewrite cargo would reject) are text
 /// for the report.
 /// Why a manifest is left as it is.
@@ -133,37 +115,16 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
     for package in ["package", "workspace"] {
         rust_version::raise_in_manifest(root, package, &mut changes);
     }
-    for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
-        if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
-            migrate_dependency_table(
-                table,
-                features,
-                &names,
-                Scope::Package,
-                &mut folded,
-                &mut changes,
-            );
-        }
-    }
-    if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
-        for (_, target) in targets.iter_mut() {
-            let Some(target) = target.as_table_like_mut() else {
-                continue;
-            };
-            for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
-                if let Some(table) = target.get_mut(table_name).and_then(Item::as_table_like_mut) {
-                    migrate_dependency_table(
-                        table,
-                        features,
-                        &names,
-                        Scope::Package,
-                        &mut folded,
-                        &mut changes,
-                    );
-                }
-            }
-        }
-    }
+    for_each_dependency_table_mut(root, |table| {
+        migrate_dependency_table(
+            table,
+            features,
+            &names,
+            Scope::Package,
+            &mut folded,
+            &mut changes,
+        );
+    });
     if let Some(table) = root
         .get_mut("workspace")
         .and_then(Item::as_table_like_mut)
@@ -204,7 +165,7 @@ pub fn migrate(text: &str, features: &FeatureRules) -> Result<ManifestResult, Ma
     if let Some(table) = root.get_mut("features").and_then(Item::as_table_mut) {
         migrate_feature_table(table, features, &names, &mut changes);
     }
-    crate_backends::add(&mut doc, &names, features.renamed, &mut changes);
+    crate::migrate::crate_backends::add(&mut doc, &names.burn, features.renamed, &mut changes);
     let dangling = crate::migrate::feature_refs::dangling(&doc);
     if !dangling.is_empty() {
         return Err(ManifestError::Rejected(dangling.join("; ")));
@@ -617,44 +578,6 @@ fn fold_backend_crates(
     folded
 }
 
-/// The `features` list of a dependency entry, made where it has none: `x = "0.22"` becomes
-/// an inline table that can carry one (its comment stays after it), and in a table of its
-/// own (`[dependencies.x]`) what ended the last value's line ends the new key's instead.
-fn feature_list_mut(item: &mut Item) -> Option<&mut Array> {
-    if let Some(Value::String(version)) = item.as_value() {
-        let decor = version.decor().clone();
-        let mut bare = version.clone();
-        *bare.decor_mut() = toml_edit::Decor::default();
-        let mut inline = toml_edit::InlineTable::new();
-        inline.insert("version", Value::String(bare));
-        let mut value = Value::InlineTable(inline);
-        *value.decor_mut() = decor;
-        *item = Item::Value(value);
-    }
-    if let Some(inline) = item.as_inline_table_mut() {
-        if !inline.contains_key("features") {
-            push_inline_key(inline, "features", Value::Array(Array::new()));
-        }
-    }
-    let dep = item.as_table_like_mut()?;
-    if dep.get("features").is_none() {
-        let trailing = dep.iter_mut().last().and_then(|(_, last)| {
-            let value = last.as_value_mut()?;
-            let suffix = value.decor().suffix().cloned();
-            value.decor_mut().set_suffix("");
-            suffix
-        });
-        dep.insert("features", toml_edit::value(Array::new()));
-        if let (Some(suffix), Some(features)) = (
-            trailing,
-            dep.get_mut("features").and_then(Item::as_value_mut),
-        ) {
-            features.decor_mut().set_suffix(suffix);
-        }
-    }
-    dep.get_mut("features").and_then(Item::as_array_mut)
-}
-
 /// A `burn` entry for a table that named a backend crate but not `burn` itself: same source
 /// (`workspace = true` or the crate's version, which the version rule then raises), same
 /// optionality; under `key`, Burn's key in the manifest, with the `package` that key needs.
@@ -682,134 +605,6 @@ fn burn_entry_like(entry: &Item, key: &str) -> Item {
         inline.insert("optional", true.into());
     }
     Item::Value(Value::InlineTable(inline))
-}
-
-fn is_optional(entry: &Item) -> bool {
-    entry
-        .as_table_like()
-        .and_then(|d| d.get("optional"))
-        .and_then(Item::as_bool)
-        .unwrap_or(false)
-}
-
-/// Appends `key = value` to an inline table in the table's own style: the space before the
-/// closing brace (`{ workspace = true }`) stays before the brace, not before the new comma.
-/// In a table spread over lines (TOML 1.1) the new key gets a line of its own
-/// (`own_line`).
-fn push_inline_key(table: &mut toml_edit::InlineTable, key: &str, mut value: Value) {
-    let indent = table
-        .iter()
-        .last()
-        .and_then(|(last, _)| table.key(last))
-        .and_then(|last| line_indent(last.leaf_decor().prefix()));
-    let suffix = table.iter_mut().last().and_then(|(_, last)| {
-        let suffix = last.decor().suffix().cloned();
-        last.decor_mut().set_suffix("");
-        suffix
-    });
-    let Some(indent) = indent else {
-        if let Some(suffix) = suffix {
-            value.decor_mut().set_suffix(suffix);
-        }
-        table.insert(key, value);
-        return;
-    };
-    let suffix = suffix.as_ref().and_then(|s| s.as_str()).unwrap_or_default();
-    let key_prefix = if table.trailing_comma() {
-        let trailing = table.trailing().as_str().unwrap_or_default().to_string();
-        let (prefix, after) = own_line(&trailing, &indent);
-        table.set_trailing(after);
-        // Space between the last value and its comma stays there; the new value's comma
-        // follows it directly.
-        if let Some((_, last)) = table.iter_mut().last() {
-            last.decor_mut().set_suffix(suffix);
-        }
-        value.decor_mut().set_suffix("");
-        prefix
-    } else {
-        let (prefix, after) = own_line(suffix, &indent);
-        value.decor_mut().set_suffix(after);
-        prefix
-    };
-    table.insert(key, value);
-    if let Some(mut new_key) = table.key_mut(key) {
-        new_key.leaf_decor_mut().set_prefix(key_prefix);
-    }
-}
-
-/// Appends `value` to `array`; in an array of one element a line, on a line of its own
-/// (`own_line`).
-fn push_keeping_layout(array: &mut Array, value: impl Into<Value>) {
-    let mut value = value.into();
-    let Some(indent) = array
-        .iter()
-        .last()
-        .and_then(|l| line_indent(l.decor().prefix()))
-    else {
-        array.push(value);
-        return;
-    };
-    let prefix = if array.trailing_comma() {
-        let trailing = array.trailing().as_str().unwrap_or_default().to_string();
-        let (prefix, after) = own_line(&trailing, &indent);
-        array.set_trailing(after);
-        prefix
-    } else {
-        let last = array.len() - 1;
-        let suffix = (array.get_mut(last))
-            .and_then(|l| {
-                let suffix = l.decor().suffix()?.as_str()?.to_string();
-                l.decor_mut().set_suffix("");
-                Some(suffix)
-            })
-            .unwrap_or_default();
-        let (prefix, after) = own_line(&suffix, &indent);
-        value.decor_mut().set_suffix(after);
-        prefix
-    };
-    value.decor_mut().set_prefix(prefix);
-    array.push_formatted(value);
-}
-
-/// The indentation of an element of a list spread over lines (its prefix ends in a line
-/// break and spaces); `None` for an element on the line of the one before.
-fn line_indent(prefix: Option<&toml_edit::RawString>) -> Option<String> {
-    let prefix = prefix?.as_str()?;
-    Some(prefix[prefix.rfind('\n')? + 1..].to_string())
-}
-
-/// A new last element for a list spread over lines: what followed the old last element
-/// (`end`: ` # comment\n` then the indentation of the closing bracket; after its comma where
-/// the list has a trailing one) is cut at its last line break. The part before stays on the
-/// old element's line, after the comma that now follows it; the new element starts the next
-/// line, indented as `indent`; the rest closes the list after it. Returns the new element's
-/// prefix and what follows it.
-fn own_line(end: &str, indent: &str) -> (String, String) {
-    match end.rfind('\n') {
-        Some(at) => (format!("{}\n{indent}", &end[..at]), end[at..].to_string()),
-        None => (format!("\n{indent}"), end.to_string()),
-    }
-}
-
-/// The package-level dependency tables of a manifest (not `[workspace.dependencies]`).
-fn dependency_tables(root: &Table) -> Vec<&dyn toml_edit::TableLike> {
-    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
-    let mut tables: Vec<&dyn toml_edit::TableLike> = kinds
-        .iter()
-        .filter_map(|k| root.get(k).and_then(Item::as_table_like))
-        .collect();
-    if let Some(targets) = root.get("target").and_then(Item::as_table_like) {
-        for (_, target) in targets.iter() {
-            if let Some(target) = target.as_table_like() {
-                tables.extend(
-                    kinds
-                        .iter()
-                        .filter_map(|k| target.get(k).and_then(Item::as_table_like)),
-                );
-            }
-        }
-    }
-    tables
 }
 
 /// `[features]` entries that name a folded backend crate (`dep:burn-cuda`, `burn-cuda/f`,

@@ -18,6 +18,7 @@
 
 pub mod burn_patches;
 pub mod config;
+mod crate_backends;
 pub mod crate_names;
 mod dangling;
 mod device_features;
@@ -42,6 +43,7 @@ pub mod rust_version;
 pub mod scope;
 pub mod source;
 pub mod suppress;
+mod toml_entries;
 pub mod transforms;
 pub mod write;
 

@@ -195,7 +195,7 @@ pub fn rewrite_sources_parsed(
         };
         reuse.resize_with(file_count, Default::default);
         let doc_changes = time(&format!("pass {pass}: doc tests"), || {
-            doc_tests::changes(&files_of(&flights), rules, target)
+            doc_tests::changes(&files_of(&flights), rules, target, pass)
         })?;
         let steady: Vec<bool> = match previous.take() {
             Some((before, docs, left)) if pass >= 2 && !keep && before.same_facts(&index) => {
@@ -220,7 +220,7 @@ pub fn rewrite_sources_parsed(
                         return Ok(Rewritten::default());
                     }
                     let file = &flight.file;
-                    let mut ctx = FileCtx::new(&index, rules, file_id, file, target);
+                    let mut ctx = FileCtx::new(&index, rules, file_id, file, target).in_pass(pass);
                     ctx.changes = doc;
                     if pass == 0 {
                         // Findings, no edits: a file's findings are its first pass's.
@@ -449,6 +449,80 @@ impl Rewritten {
 mod tests {
     use super::*;
     use ra_ap_syntax::{AstNode, Edition};
+
+    /// One pass of the rules over `text` as file `src/lib.rs`: the rewritten text, if any.
+    fn one_pass(pass: usize, text: &str, rules: &RuleSet) -> Option<String> {
+        let edition = Edition::Edition2021;
+        let file = SourceFile::from_text(
+            "src/lib.rs".into(),
+            "src/lib.rs".into(),
+            text.to_string(),
+            0,
+            edition,
+        );
+        let index = Index::build(std::slice::from_ref(&file), rules);
+        let ctx = FileCtx::new(&index, rules, 0, &file, CodeTarget::Burn021).in_pass(pass);
+        let mut outcome = unchanged_outcome(&file);
+        let reuse = transforms::Reusable::default();
+        let next = rewrite_file(pass, ctx, rules, &file, &mut outcome, reuse, false).unwrap();
+        next.text.map(|t| t.to_string())
+    }
+
+    /// The first pass leaves nothing for a second one (which `--check` would otherwise pay
+    /// for on the whole workspace), and a second pass does not judge 0.21 code by its port:
+    /// an import list inside a group that loses its other members, a field `burn-derive`
+    /// 0.21 made a module through `B` (a second pass read `Option<Tensor<1>>` as a constant
+    /// and added `#[module(skip)]`), and the impls of a backend trait whose `Backend` import
+    /// the first pass removed (a second pass took them for plain code and rewrote them).
+    #[test]
+    fn the_first_pass_reaches_the_fixed_point() {
+        let rules = RuleSet::embedded().unwrap();
+        let cases = [
+            "use burn::{\n    backend::wgpu::WgpuDevice,\n    tensor::{Tensor, backend::Backend},\n};\n\npub fn f<B: Backend>(x: Tensor<B, 1>, device: &<B as Backend>::Device) -> Tensor<B, 1> {\n    x\n}\n\npub fn g(d: WgpuDevice) {}\n",
+            "use burn::prelude::*;\n\n#[derive(Module, Debug)]\npub struct Loss<B: Backend> {\n    pub weights: Option<Tensor<B, 1>>,\n    pub smoothing: Option<f32>,\n}\n",
+            "use burn::tensor::backend::Backend;\n\npub trait Fast: Backend {\n    fn supported() -> bool {\n        false\n    }\n}\n\nimpl Fast for burn::backend::Autodiff<burn::backend::NdArray<f32>> {}\n",
+        ];
+        for text in cases {
+            let first = one_pass(0, text, &rules).expect("the first pass ports it");
+            assert_eq!(
+                one_pass(1, &first, &rules),
+                None,
+                "after the first pass:\n{first}"
+            );
+        }
+        // The field stays a module, and the trait's impl stays as it was.
+        let field = one_pass(0, cases[1], &rules).unwrap();
+        assert!(!field.contains("module(skip)"), "{field}");
+        let traits = one_pass(0, cases[2], &rules).unwrap();
+        assert!(
+            traits.contains("Autodiff<burn::backend::NdArray<f32>>"),
+            "{traits}"
+        );
+    }
+
+    /// A call the parser closed itself (`interpolate(x, size, Options::new(m)` and no `)`)
+    /// is reported, not rewritten: its argument list is not the call's, and each pass wrapped
+    /// the last argument again until the pass limit stopped the port.
+    #[test]
+    fn an_unclosed_call_is_left_to_a_person() {
+        let rules = RuleSet::embedded().unwrap();
+        let text = "use burn::tensor::module::interpolate;\nuse burn::tensor::ops::{InterpolateMode, InterpolateOptions};\n\npub fn halve(images: burn::tensor::Tensor<burn::backend::Flex, 4>) {\n    interpolate(\n        images,\n        [2, 2],\n        InterpolateOptions::new(InterpolateMode::Nearest)\n}\n";
+        let file = SourceFile::from_text(
+            "src/lib.rs".into(),
+            "src/lib.rs".into(),
+            text.to_string(),
+            0,
+            Edition::Edition2021,
+        );
+        let outcomes =
+            rewrite_sources(&[file], &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
+        let manual = outcomes[0]
+            .changes
+            .iter()
+            .find(|c| c.rule == crate::rules::RuleId::InterpolateSize)
+            .expect("reported");
+        assert!(manual.fix.is_none(), "{}", manual.message);
+    }
 
     /// The parse of a rewritten file that takes the items no edit touched from the old tree
     /// is the parse of the whole new text: on every source file of the test projects, with

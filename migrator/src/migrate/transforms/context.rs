@@ -40,8 +40,12 @@ pub struct FileCtx<'a> {
     /// What the code is written for (Burn 0.22 already: only regressions are reported).
     /// Read through `targets_0_22()`, which notes that it was asked.
     target: CodeTarget,
-    /// Whether `targets_0_22()` was asked since `take_asked_target`: a step that did not ask
-    /// leaves the same output whatever the answer (`transforms::Reusable`).
+    /// Whether the text is the file as read, not a later pass's partly ported text. Read
+    /// through `is_first_pass()`, which notes that it was asked as `targets_0_22()` does.
+    first_pass: bool,
+    /// Whether `targets_0_22()` or `is_first_pass()` was asked since `take_asked_target`: a
+    /// step that did not ask leaves the same output whatever the answers
+    /// (`transforms::Reusable`).
     asked_target: std::cell::Cell<bool>,
     pub changes: Vec<Change>,
     /// Burn items the edits so far name by their last segment, as full paths
@@ -99,6 +103,7 @@ impl<'a> FileCtx<'a> {
             file_id,
             file,
             target,
+            first_pass: true,
             asked_target: std::cell::Cell::new(false),
             changes: Vec::new(),
             needed_imports: BTreeSet::new(),
@@ -134,6 +139,26 @@ impl<'a> FileCtx<'a> {
     pub fn targets_0_22(&self) -> bool {
         self.asked_target.set(true);
         self.target == CodeTarget::Burn022
+    }
+
+    /// True when the text is the file as read (the first pass, and every context outside the
+    /// rewrite loop). A step that judges what 0.21 meant from the text (a field's type naming
+    /// `B`) asks it: a later pass reads that text already ported.
+    pub fn is_first_pass(&self) -> bool {
+        self.asked_target.set(true);
+        self.first_pass
+    }
+
+    /// `is_first_pass` without noting that it was asked (for a context of the same file on
+    /// another thread, whose steps ask it themselves).
+    pub fn first_pass(&self) -> bool {
+        self.first_pass
+    }
+
+    /// This context for a later pass of the rewrite loop (`is_first_pass`).
+    pub fn in_pass(mut self, pass: usize) -> Self {
+        self.first_pass = pass == 0;
+        self
     }
 
     /// What the code is written for, without noting that it was asked (for a context of

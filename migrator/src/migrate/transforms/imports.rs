@@ -16,7 +16,7 @@ use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{import_anchor, imports_name, path_matches, path_matches_via_crates};
-use crate::edit::Change;
+use crate::edit::{self, Change};
 use crate::migrate::index::is_backend_module_path;
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{
@@ -41,6 +41,25 @@ pub const TRANSFORM: Transform = Transform {
     },
     findings_outlive_edits: false,
 };
+
+/// The text of `range` with the edits already made inside it applied: the edit that replaces
+/// the whole list with it would otherwise drop them (`edit::normalize` keeps the outer of two
+/// nested edits), and they would wait for another pass.
+fn text_with_edits_inside(ctx: &FileCtx, range: TextRange) -> String {
+    let inside: Vec<Change> = (ctx.changes.iter())
+        .filter(|c| c.is_applied() && range.contains_range(c.range))
+        .filter_map(|c| {
+            let mut shifted = c.clone();
+            shifted.range = c.range.checked_sub(range.start())?;
+            Some(shifted)
+        })
+        .collect();
+    let text = ctx.file.slice(range);
+    match edit::normalize(inside) {
+        Ok(edits) => edit::apply(text, &edits),
+        Err(_) => text.to_string(),
+    }
+}
 
 pub fn run(ctx: &mut FileCtx) {
     if ctx.targets_0_22() {
@@ -168,7 +187,7 @@ fn visit(ctx: &mut FileCtx, tree: &ast::UseTree, prefix: &mut Vec<String>, names
             match kept.as_slice() {
                 // `{backend::Backend, Tensor}` -> `Tensor`, the way it would have been written.
                 [only] if removed.iter().any(|r| *r) && only.syntax().text() != "self" => {
-                    let text = ctx.file.slice(only.syntax().text_range()).to_string();
+                    let text = text_with_edits_inside(ctx, only.syntax().text_range());
                     ctx.push(Change::edit(
                         list.syntax().text_range(),
                         text,

@@ -302,14 +302,22 @@ fn run_steps_in_parallel<T>(
             .unwrap_or_else(PoisonError::into_inner)
             .push((i, output));
     };
-    let (index, rules, file_id, file, target) =
-        (ctx.index, ctx.rules, ctx.file_id, ctx.file, ctx.target());
+    let (index, rules, file_id, file, target, first_pass) = (
+        ctx.index,
+        ctx.rules,
+        ctx.file_id,
+        ctx.file,
+        ctx.target(),
+        ctx.first_pass(),
+    );
     let beside = rayon::in_place_scope(|scope| {
         for _ in 1..rayon::current_num_threads() {
             scope.spawn(|_| {
                 // A thread that finds nothing it may take need not walk the tree.
                 if let Some(first) = take(false) {
-                    let own = &mut FileCtx::listing(index, rules, file_id, file, target, false);
+                    let pass = usize::from(!first_pass);
+                    let own = &mut FileCtx::listing(index, rules, file_id, file, target, false)
+                        .in_pass(pass);
                     run_taken(own, first);
                     while let Some(i) = take(false) {
                         run_taken(own, i);

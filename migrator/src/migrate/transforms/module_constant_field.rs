@@ -43,7 +43,9 @@ enum Kind {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    if !ctx.file.text.contains("Module") || ctx.targets_0_22() {
+    // A later pass reads the struct without its `B`, so 0.21's judgement can be made on the
+    // file as read only.
+    if !ctx.file.text.contains("Module") || ctx.targets_0_22() || !ctx.is_first_pass() {
         return;
     }
     let structs: Vec<ast::Struct> = (ctx.root().descendants())
@@ -185,9 +187,10 @@ fn kind_in_0_22(ctx: &FileCtx, ty: &ast::Type) -> Kind {
                 return Kind::NotAModule;
             }
             // Burn's wrappers that are modules whatever they hold (burn-core 0.22.1
-            // `module/param`: `Param`, `RunningState`; `Ignored`, which `module-ignored`
-            // reports), and Burn 0.22's layers, whose `forward` the listing has.
-            const MODULE_WRAPPERS: [&str; 3] = ["Param", "RunningState", "Ignored"];
+            // `module/param`: `Param`, `RunningState`, `Tensor` as a constant; `Ignored`,
+            // which `module-ignored` reports), and Burn 0.22's layers, whose `forward` the
+            // listing has.
+            const MODULE_WRAPPERS: [&str; 4] = ["Param", "RunningState", "Ignored", "Tensor"];
             match ctx.index.burn_name(ctx.file_id, &path) {
                 Some(burn) if MODULE_WRAPPERS.contains(&burn.as_str()) => Kind::Fine,
                 Some(burn) if burn_layer_0_22(&burn) => Kind::Fine,

@@ -9,54 +9,34 @@
 
 use toml_edit::{Array, DocumentMut, Item};
 
-use super::{
-    dependency_tables, feature_list_mut, is_optional, package_of, push_keeping_layout,
-    workspace_dependencies, Names,
-};
 use crate::migrate::outcome::ManifestChange;
+use crate::migrate::toml_entries::{
+    dependency_tables, feature_list_mut, for_each_dependency_table_mut, is_optional, package_of,
+    push_keeping_layout, workspace_dependencies,
+};
 use crate::rules::framework::{burn_forwards_to, default_features_0_22, is_burn_0_22_package};
-use crate::rules::{Applicability, RuleId};
+use crate::rules::{Applicability, ModuleId, RuleHome, RuleId};
+
+pub const HOME: RuleHome = RuleHome {
+    module: ModuleId::CrateBackends,
+    emits: &[RuleId::CargoCrateBackendFeatures],
+};
 
 /// Adds, on each Burn crate `burn` passes features on to, the features that `burn`'s entries
 /// and the `[features]` entries that name `burn/F` would have passed on.
-pub(super) fn add(
+pub(crate) fn add(
     doc: &mut DocumentMut,
-    names: &Names,
+    burn: &str,
     renamed: &[(String, String)],
     changes: &mut Vec<ManifestChange>,
 ) {
-    let burn_features = burn_features(doc, names, renamed);
+    let burn_features = burn_features(doc, burn, renamed);
     let root = doc.as_table_mut();
     let mut optional_crates: Vec<(String, String, bool)> = Vec::new();
-    for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
-        if let Some(table) = root.get_mut(table_name).and_then(Item::as_table_like_mut) {
-            add_to_table(
-                table,
-                &burn_features,
-                renamed,
-                &mut optional_crates,
-                changes,
-            );
-        }
-    }
-    if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
-        for (_, target) in targets.iter_mut() {
-            for table_name in ["dependencies", "dev-dependencies", "build-dependencies"] {
-                if let Some(table) = (target.as_table_like_mut())
-                    .and_then(|t| t.get_mut(table_name))
-                    .and_then(Item::as_table_like_mut)
-                {
-                    add_to_table(
-                        table,
-                        &burn_features,
-                        renamed,
-                        &mut optional_crates,
-                        changes,
-                    );
-                }
-            }
-        }
-    }
+    for_each_dependency_table_mut(root, |table| {
+        let crates = &mut optional_crates;
+        add_to_table(table, &burn_features, renamed, crates, changes);
+    });
     if let Some(table) = (root.get_mut("workspace"))
         .and_then(Item::as_table_like_mut)
         .and_then(|w| w.get_mut("dependencies"))
@@ -65,19 +45,19 @@ pub(super) fn add(
         add_to_table(table, &burn_features, renamed, &mut Vec::new(), changes);
     }
     if let Some(table) = root.get_mut("features").and_then(Item::as_table_like_mut) {
-        add_to_feature_table(table, &names.burn, &optional_crates, changes);
+        add_to_feature_table(table, burn, &optional_crates, changes);
     }
 }
 
 /// The features the manifest's `burn` entries list (after the feature map), package tables
 /// and `[workspace.dependencies]` alike.
-fn burn_features(doc: &DocumentMut, names: &Names, renamed: &[(String, String)]) -> Vec<String> {
+fn burn_features(doc: &DocumentMut, burn: &str, renamed: &[(String, String)]) -> Vec<String> {
     let root = doc.as_table();
     let mut tables = dependency_tables(root);
     tables.extend(workspace_dependencies(root));
     let mut features: Vec<String> = (tables.iter())
         .flat_map(|t| t.iter())
-        .filter(|(key, item)| *key == names.burn || package_of(key, item, renamed) == "burn")
+        .filter(|(key, item)| *key == burn || package_of(key, item, renamed) == "burn")
         .filter_map(|(_, item)| item.get("features").and_then(Item::as_array))
         .flat_map(Array::iter)
         .filter_map(|v| v.as_str().map(str::to_string))
