@@ -438,7 +438,7 @@ pub fn changes<F: Borrow<SourceFile> + Sync>(
     let all: Vec<&SourceFile> = (files.iter().map(Borrow::borrow))
         .chain(&block_files)
         .collect();
-    let index = Index::build(&all, rules);
+    let index = crate::util::timing::time("doc tests: index", || Index::build(&all, rules));
     let mapped: Vec<(usize, Option<Vec<Change>>, TextRange)> = blocks
         .par_iter()
         .zip(block_files.par_iter())
