@@ -664,7 +664,7 @@ fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
 /// The initializer of the `let` that binds the local variable `variable` names: the last
 /// `let name = ..;` before it in its block or an enclosing one. `None` for anything else (a
 /// parameter, a pattern with more than a name, a path with more than one segment).
-fn binding_initializer(variable: &ast::PathExpr) -> Option<ast::Expr> {
+pub(super) fn binding_initializer(variable: &ast::PathExpr) -> Option<ast::Expr> {
     let path = variable.path()?;
     if path.qualifier().is_some() {
         return None;

@@ -39,6 +39,7 @@ mod device_import;
 mod device_values;
 mod generic_args;
 mod generic_params;
+mod half_precision_load;
 mod imports;
 mod inner_device;
 mod into_scalar;

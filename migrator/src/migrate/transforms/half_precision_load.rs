@@ -1,0 +1,115 @@
+//! `model.load_file(path, &CompactRecorder::new(), &device)`: 0.21's `CompactRecorder`
+//! (`DefaultFileRecorder<HalfPrecisionSettings>`) saved f16 and cast the values back to the
+//! backend's float type on load (burn-core 0.21.0 `record/recorder.rs`, `record/tensor.rs`).
+//! A converted file keeps the f16, and 0.22.1's `try_load_file` applies a record in its own
+//! dtype (`DTypePolicy::FromRecord`, burn-core 0.22.1 `store/mod.rs`): the port of the call
+//! as `load-file-recorder` writes it would run the model in f16. Where the recorder argument
+//! is one of 0.21's half-precision recorders, the call loads the record and casts it to the
+//! module's dtype instead, which is `try_load_file` (`ModuleRecord::load` then
+//! `try_load_record`, burn-core 0.22.1 `module/base.rs`) with the cast between.
+
+use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
+use ra_ap_syntax::AstNode;
+
+use super::context::FileCtx;
+use super::data_rules::binding_initializer;
+use super::step::{ImportSide, Order, Step, Transform};
+use crate::edit::Change;
+use crate::rules::{RuleId, TransformId};
+use crate::util::syntax::segment_name;
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::HalfPrecisionLoad),
+    run,
+    emits: &[RuleId::HalfPrecisionLoad],
+    emits_data_rules: false,
+    order: Order::Rank(187),
+    reads_paths: false,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
+
+/// burn-core 0.21.0's recorder aliases over `HalfPrecisionSettings` (`record/recorder.rs`).
+const HALF_PRECISION_RECORDERS: [&str; 2] = ["CompactRecorder", "SensitiveCompactRecorder"];
+
+pub fn run(ctx: &mut FileCtx) {
+    if !ctx.file.text.contains("load_file") {
+        return;
+    }
+    let mut sites = Vec::new();
+    for call in ctx.nodes::<ast::MethodCallExpr>() {
+        let named_load_file = call.name_ref().is_some_and(|n| n.text() == "load_file");
+        let Some(arg_list) = call
+            .arg_list()
+            .filter(|list| list.r_paren_token().is_some())
+        else {
+            continue;
+        };
+        let args: Vec<ast::Expr> = arg_list.args().collect();
+        if named_load_file && args.len() == 3 && saves_half_precision(ctx, &args[1]) {
+            sites.push((call, args[0].clone()));
+        }
+    }
+    if sites.is_empty() || ctx.targets_0_22() {
+        return;
+    }
+    for (call, path) in sites {
+        let Some(receiver) = call.receiver() else {
+            continue;
+        };
+        let receiver = ctx.file.slice(receiver.syntax().text_range()).to_string();
+        let path = ctx.file.slice(path.syntax().text_range()).to_string();
+        ctx.push(Change::edit(
+            call.syntax().text_range(),
+            format!("ModuleRecord::load({path}).and_then(|record| {receiver}.try_load_record(record.cast_to_module_dtype()))"),
+            RuleId::HalfPrecisionLoad,
+            "this recorder saved f16, which 0.21 cast back on load: the port loads the converted record cast to the module's dtype, not in f16",
+        ));
+        ctx.need_import("burn::store::ModuleRecord");
+    }
+}
+
+/// Whether a recorder argument (`&CompactRecorder::new()`, `&recorder` bound to one, or a
+/// recorder over `HalfPrecisionSettings`) is one of Burn 0.21's half-precision recorders.
+fn saves_half_precision(ctx: &FileCtx, argument: &ast::Expr) -> bool {
+    let mut value = argument.clone();
+    if let ast::Expr::RefExpr(reference) = &value {
+        match reference.expr() {
+            Some(inner) => value = inner,
+            None => return false,
+        }
+    }
+    if let ast::Expr::PathExpr(variable) = &value {
+        if let Some(init) = binding_initializer(variable) {
+            value = init;
+        }
+    }
+    let path = match &value {
+        ast::Expr::CallExpr(call) => match call.expr() {
+            Some(ast::Expr::PathExpr(callee)) => callee.path().and_then(|p| p.qualifier()),
+            _ => None,
+        },
+        ast::Expr::PathExpr(unit) => unit.path(),
+        _ => None,
+    };
+    let Some(path) = path else {
+        return false;
+    };
+    let Some(name) = ctx.index.burn_name(ctx.file_id, &path) else {
+        return false;
+    };
+    // `NamedMpkFileRecorder::<HalfPrecisionSettings>::new()`: the settings as a type argument.
+    let half_settings = (path.segments())
+        .filter_map(|segment| segment.generic_arg_list())
+        .flat_map(|list| list.generic_args())
+        .any(|arg| match arg {
+            ast::GenericArg::TypeArg(arg) => match arg.ty() {
+                Some(ast::Type::PathType(ty)) => (ty.path().and_then(|p| p.segment()))
+                    .is_some_and(|s| segment_name(&s) == "HalfPrecisionSettings"),
+                _ => false,
+            },
+            _ => false,
+        });
+    name.ends_with("Recorder")
+        && (HALF_PRECISION_RECORDERS.contains(&name.as_str()) || half_settings)
+}
