@@ -80,6 +80,12 @@ pub enum RecordError {
     OutputExists { path: PathBuf },
     #[error("{file} changed while it was being converted ({what}); convert it again once nothing writes to it; nothing was written")]
     Changed { file: PathBuf, what: String },
+    #[error("{file} is {what}, not a module's weights: {why}. Training cannot resume from a Burn 0.21 checkpoint under 0.22. Convert the model's record (the checkpoint's `model-N` file) and start the optimizer and the learning-rate schedule over, or finish the run under Burn 0.21 first; nothing was written")]
+    TrainingState {
+        file: PathBuf,
+        what: &'static str,
+        why: &'static str,
+    },
 }
 
 /// The parameter a problem was found in, if any.

@@ -163,6 +163,13 @@ pub fn convert(
     }
 
     let contents = read(input, source, &mut Discard, &output)?;
+    if let Some((what, why)) = record::training_state(&contents) {
+        return Err(RecordError::TrainingState {
+            file: input.to_path_buf(),
+            what,
+            why,
+        });
+    }
     let metadata = output_metadata(input, source, &contents, options.target);
     let layout = match options.target {
         Target::Burnpack => burnpack::layout(&contents.tensors, &metadata),

@@ -35,6 +35,41 @@ pub struct Contents {
     pub left_out: Vec<String>,
 }
 
+/// Whether the record is a training checkpoint's optimizer or scheduler state rather than a
+/// module's weights, as (what it is, why it cannot be converted). burn-optim 0.21.0's
+/// `OptimizerAdaptor` record keys each parameter's state by its id and wraps it in the
+/// versioned enums `AdaptorRecordItem::V1(AdaptorRecordItemV1::RankN(..))`
+/// (`optim/simple/record/base.rs`, `v1.rs`), which serde writes as the keys `V1` and `RankN`.
+/// The state's step counts (`time`) are numbers, which the outputs cannot hold, and 0.22's
+/// `load_record` re-initialises a state it does not find, silently. A record with numbers
+/// and no tensor at all (a learning-rate scheduler's step) would convert to an empty file.
+pub(super) fn training_state(contents: &Contents) -> Option<(&'static str, &'static str)> {
+    let adaptor_state = |path: &str| {
+        let segments: Vec<&str> = path.split('.').collect();
+        segments.windows(2).any(|pair| {
+            pair[0] == "V1"
+                && pair[1].strip_prefix("Rank").is_some_and(|rank| {
+                    !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit())
+                })
+        })
+    };
+    let paths = (contents.tensors.iter().map(|t| t.path.as_str()))
+        .chain(contents.left_out.iter().map(String::as_str));
+    if paths.clone().any(adaptor_state) {
+        return Some((
+            "an optimizer's state (per-parameter `V1`/`RankN` entries of 0.21's `OptimizerAdaptor` record)",
+            "the output would keep its tensors and drop its step counts (`time`), and 0.22's `load_record` would start the optimizer over without saying so",
+        ));
+    }
+    if contents.tensors.is_empty() && !contents.left_out.is_empty() {
+        return Some((
+            "numbers without a tensor (a learning-rate scheduler's state, say)",
+            "the output holds tensors only, so it would be empty",
+        ));
+    }
+    None
+}
+
 pub(super) fn contents(root: Value) -> Result<Contents, Fault> {
     let Value::Map(entries) = root else {
         return Err(Fault::corrupt(

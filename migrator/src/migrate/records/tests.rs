@@ -482,6 +482,48 @@ fn values_that_are_not_tensors_are_reported_not_carried() {
     assert!(converted.summary().contains("not carried"));
 }
 
+/// A checkpoint's optimizer state (0.21's `OptimizerAdaptor` record: states keyed by parameter
+/// id inside `V1` and `RankN`) and a scheduler's (numbers only) are refused: converted, they
+/// would lose their step counts, and 0.22 would restart them without a word.
+#[test]
+fn optimizer_and_scheduler_state_is_refused_and_nothing_is_written() {
+    let adam = map(vec![(
+        &param_id(9),
+        map(vec![(
+            "V1",
+            map(vec![(
+                "Rank2",
+                map(vec![(
+                    "momentum",
+                    map(vec![
+                        ("time", V::Int(3)),
+                        ("moment_1", param(1, DType::F32, &[1], pattern(4, 0))),
+                        ("moment_2", param(2, DType::F32, &[1], pattern(4, 1))),
+                    ]),
+                )]),
+            )]),
+        )]),
+    )]);
+    let scheduler = map(vec![("current_iter", V::Int(120)), ("lr", V::Int(0))]);
+    for (name, item, says) in [
+        ("optim-5.mpk", adam, "an optimizer's state"),
+        ("scheduler-5.mpk", scheduler, "numbers without a tensor"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let record = burn_record(item, "FullPrecisionSettings");
+        let input = write_input(dir.path(), name, &encode(&record, Written::Mpk));
+        let error = convert(&input, None, &ConvertOptions::default()).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            matches!(error, RecordError::TrainingState { .. }),
+            "{message}"
+        );
+        assert!(message.contains(says), "{message}");
+        assert!(message.contains("Training cannot resume"), "{message}");
+        no_leftovers(dir.path(), &[name]);
+    }
+}
+
 #[test]
 fn a_truncated_file_is_reported_with_its_offset_and_nothing_is_written() {
     let (record, _) = model(4000);
