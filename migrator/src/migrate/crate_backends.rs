@@ -32,10 +32,10 @@ pub(crate) fn add(
 ) {
     let burn_features = burn_features(doc, burn, renamed);
     let root = doc.as_table_mut();
-    let mut optional_crates: Vec<(String, String, bool)> = Vec::new();
+    // The package's own entries of such crates: (key, package, optional).
+    let mut crates: Vec<(String, String, bool)> = Vec::new();
     for_each_dependency_table_mut(root, |table| {
-        let crates = &mut optional_crates;
-        add_to_table(table, &burn_features, renamed, crates, changes);
+        add_to_table(table, &burn_features, renamed, &mut crates, changes);
     });
     if let Some(table) = (root.get_mut("workspace"))
         .and_then(Item::as_table_like_mut)
@@ -45,7 +45,7 @@ pub(crate) fn add(
         add_to_table(table, &burn_features, renamed, &mut Vec::new(), changes);
     }
     if let Some(table) = root.get_mut("features").and_then(Item::as_table_like_mut) {
-        add_to_feature_table(table, burn, &optional_crates, changes);
+        add_to_feature_table(table, burn, &crates, changes);
     }
 }
 
@@ -82,10 +82,8 @@ fn add_to_table(
         let package = package_of(&key, item, renamed);
         let from_path = item.as_table_like().is_some_and(|t| t.contains_key("path"));
         let forwards = burn_forwards_to(&package);
-        if package == "burn" || from_path || forwards.is_empty() {
-            continue;
-        }
-        if !is_burn_0_22_package(&package) {
+        if package == "burn" || from_path || forwards.is_empty() || !is_burn_0_22_package(&package)
+        {
             continue;
         }
         crates.push((key.clone(), package.clone(), is_optional(item)));

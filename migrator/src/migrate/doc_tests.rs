@@ -444,7 +444,8 @@ pub fn changes<F: Borrow<SourceFile> + Sync>(
         .zip(block_files.par_iter())
         .enumerate()
         .map(|(i, ((host, block), file))| {
-            let mut ctx = FileCtx::new(&index, rules, files.len() + i, file, target).in_pass(pass);
+            let mut ctx =
+                FileCtx::new(&index, rules, files.len() + i, file, target).in_first_pass(pass == 0);
             transforms::run_all(&mut ctx)?;
             let changes = drop_moot_findings(ctx.changes, file);
             let applied: Vec<Change> = changes.iter().filter(|c| c.is_applied()).cloned().collect();

@@ -220,7 +220,8 @@ pub fn rewrite_sources_parsed(
                         return Ok(Rewritten::default());
                     }
                     let file = &flight.file;
-                    let mut ctx = FileCtx::new(&index, rules, file_id, file, target).in_pass(pass);
+                    let mut ctx =
+                        FileCtx::new(&index, rules, file_id, file, target).in_first_pass(pass == 0);
                     ctx.changes = doc;
                     if pass == 0 {
                         // Findings, no edits: a file's findings are its first pass's.
@@ -461,7 +462,8 @@ mod tests {
             edition,
         );
         let index = Index::build(std::slice::from_ref(&file), rules);
-        let ctx = FileCtx::new(&index, rules, 0, &file, CodeTarget::Burn021).in_pass(pass);
+        let ctx =
+            FileCtx::new(&index, rules, 0, &file, CodeTarget::Burn021).in_first_pass(pass == 0);
         let mut outcome = unchanged_outcome(&file);
         let reuse = transforms::Reusable::default();
         let next = rewrite_file(pass, ctx, rules, &file, &mut outcome, reuse, false).unwrap();

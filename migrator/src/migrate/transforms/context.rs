@@ -155,9 +155,9 @@ impl<'a> FileCtx<'a> {
         self.first_pass
     }
 
-    /// This context for a later pass of the rewrite loop (`is_first_pass`).
-    pub fn in_pass(mut self, pass: usize) -> Self {
-        self.first_pass = pass == 0;
+    /// This context for the rewrite loop's first pass, or a later one (`is_first_pass`).
+    pub fn in_first_pass(mut self, first: bool) -> Self {
+        self.first_pass = first;
         self
     }
 

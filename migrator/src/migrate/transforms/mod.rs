@@ -316,9 +316,8 @@ fn run_steps_in_parallel<T>(
             scope.spawn(|_| {
                 // A thread that finds nothing it may take need not walk the tree.
                 if let Some(first) = take(false) {
-                    let pass = usize::from(!first_pass);
                     let own = &mut FileCtx::listing(index, rules, file_id, file, target, false)
-                        .in_pass(pass);
+                        .in_first_pass(first_pass);
                     run_taken(own, first);
                     while let Some(i) = take(false) {
                         run_taken(own, i);
