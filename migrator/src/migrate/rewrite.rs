@@ -475,7 +475,8 @@ mod tests {
     /// an import list inside a group that loses its other members, a field `burn-derive`
     /// 0.21 made a module through `B` (a second pass read `Option<Tensor<1>>` as a constant
     /// and added `#[module(skip)]`), and the impls of a backend trait whose `Backend` import
-    /// the first pass removed (a second pass took them for plain code and rewrote them).
+    /// the first pass removed (a second pass took them for plain code and rewrote them); a
+    /// half-precision load whose module expression has edits of its own.
     #[test]
     fn the_first_pass_reaches_the_fixed_point() {
         let rules = RuleSet::embedded().unwrap();
@@ -483,6 +484,7 @@ mod tests {
             "use burn::{\n    backend::wgpu::WgpuDevice,\n    tensor::{Tensor, backend::Backend},\n};\n\npub fn f<B: Backend>(x: Tensor<B, 1>, device: &<B as Backend>::Device) -> Tensor<B, 1> {\n    x\n}\n\npub fn g(d: WgpuDevice) {}\n",
             "use burn::prelude::*;\n\n#[derive(Module, Debug)]\npub struct Loss<B: Backend> {\n    pub weights: Option<Tensor<B, 1>>,\n    pub smoothing: Option<f32>,\n}\n",
             "use burn::tensor::backend::Backend;\n\npub trait Fast: Backend {\n    fn supported() -> bool {\n        false\n    }\n}\n\nimpl Fast for burn::backend::Autodiff<burn::backend::NdArray<f32>> {}\n",
+            "use burn::nn::{Linear, LinearConfig};\nuse burn::prelude::*;\nuse burn::record::CompactRecorder;\n\npub fn load<B: Backend>(device: &B::Device) -> Linear<B> {\n    LinearConfig::new(2, 2).init::<B>(device).load_file(\"m\", &CompactRecorder::new(), device).expect(\"loaded\")\n}\n",
         ];
         for text in cases {
             let first = one_pass(0, text, &rules).expect("the first pass ports it");
@@ -499,6 +501,12 @@ mod tests {
         assert!(
             traits.contains("Autodiff<burn::backend::NdArray<f32>>"),
             "{traits}"
+        );
+        // A half-precision load keeps the module expression's own edits.
+        let load = one_pass(0, cases[3], &rules).unwrap();
+        assert!(
+            load.contains("cast_to_module_dtype") && !load.contains("::<B>"),
+            "{load}"
         );
     }
 

@@ -9,7 +9,7 @@
 //! `try_load_record`, burn-core 0.22.1 `module/base.rs`) with the cast between.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
-use ra_ap_syntax::AstNode;
+use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
 use super::data_rules::binding_initializer;
@@ -54,16 +54,30 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     for (call, path) in sites {
-        let Some(receiver) = call.receiver() else {
+        let (Some(receiver), Some(name), Some(arg_list)) =
+            (call.receiver(), call.name_ref(), call.arg_list())
+        else {
             continue;
         };
-        let receiver = ctx.file.slice(receiver.syntax().text_range()).to_string();
+        // Two edits around the module expression rather than one over the whole call: the
+        // module expression's own edits (`init::<B>(..)` losing its `B`) stay theirs, and the
+        // port needs no second pass.
         let path = ctx.file.slice(path.syntax().text_range()).to_string();
-        ctx.push(Change::edit(
-            call.syntax().text_range(),
-            format!("ModuleRecord::load({path}).and_then(|record| {receiver}.try_load_record(record.cast_to_module_dtype()))"),
+        ctx.push(Change::insert(
+            receiver.syntax().text_range().start(),
+            format!("ModuleRecord::load({path}).and_then(|record| "),
             RuleId::HalfPrecisionLoad,
             "this recorder saved f16, which 0.21 cast back on load: the port loads the converted record cast to the module's dtype, not in f16",
+        ));
+        let tail = TextRange::new(
+            name.syntax().text_range().start(),
+            arg_list.syntax().text_range().end(),
+        );
+        ctx.push(Change::edit(
+            tail,
+            "try_load_record(record.cast_to_module_dtype()))",
+            RuleId::HalfPrecisionLoad,
+            "the record is applied with `try_load_record`, cast to the module's dtype",
         ));
         ctx.need_import("burn::store::ModuleRecord");
     }
