@@ -54,6 +54,7 @@ mod recorder_variable;
 mod step;
 mod tensordata_fields;
 mod use_items;
+mod wgpu_init_default;
 
 pub use context::{DeviceChoice, FileCtx};
 
