@@ -510,6 +510,19 @@ mod tests {
         );
     }
 
+    /// The closure a half-precision load is written with names its record so that it does not
+    /// shadow a name the module expression uses (`record.model.load_file(..)`).
+    #[test]
+    fn a_half_precision_load_does_not_shadow_the_module_expression() {
+        let rules = RuleSet::embedded().unwrap();
+        let text = "use burn::nn::Linear;\nuse burn::prelude::*;\nuse burn::record::CompactRecorder;\n\npub struct Saved<B: Backend> {\n    pub model: Linear<B>,\n}\n\npub fn load<B: Backend>(record: Saved<B>, device: &B::Device) -> Linear<B> {\n    record.model.load_file(\"m\", &CompactRecorder::new(), device).expect(\"loaded\")\n}\n";
+        let port = one_pass(0, text, &rules).unwrap();
+        assert!(
+            port.contains(".and_then(|loaded_record| record.model.try_load_record(loaded_record.cast_to_module_dtype()))"),
+            "{port}"
+        );
+    }
+
     /// A call the parser closed itself (`interpolate(x, size, Options::new(m)` and no `)`)
     /// is reported, not rewritten: its argument list is not the call's, and each pass wrapped
     /// the last argument again until the pass limit stopped the port.

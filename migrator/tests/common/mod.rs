@@ -138,8 +138,7 @@ pub struct BookBlock {
     /// The page, relative to `book/src`, and the line of the opening fence.
     pub page: String,
     pub line: usize,
-    /// How the block is checked, from its fence (`book/src/README` rules in `book_code`'s
-    /// module doc).
+    /// How the block is checked, from its fence (the rules are in `book_code`'s module doc).
     pub check: BlockCheck,
     /// The block as the compiler sees it: hidden lines (`# ..`, which mdBook does not show)
     /// included, without their `# `.
@@ -155,8 +154,8 @@ pub enum BlockCheck {
     Burn022,
     /// ```` ```rust,burn-0.21 ````: compiled against Burn 0.21.
     Burn021,
-    /// ```` ```rust,excerpt=PATH ````: its lines are lines of a fixture file (in order), which
-    /// the slow tier builds.
+    /// ```` ```rust,excerpt=PATH ````: its lines are lines of a fixture or rule file (in
+    /// order), which the slow tier builds.
     Excerpt(String),
     /// ```` ```rust,ignore REASON ````: not compiled, for the reason given.
     Ignored(String),
@@ -192,59 +191,57 @@ pub fn book_blocks() -> Vec<BookBlock> {
 #[allow(dead_code)]
 pub fn blocks_of(page: &str, text: &str) -> Vec<BookBlock> {
     let mut blocks = Vec::new();
-    {
-        let mut lines = text.lines().enumerate();
-        while let Some((at, line)) = lines.next() {
-            let Some(info) = line.trim_start().strip_prefix("```") else {
-                continue;
-            };
-            let body: Vec<&str> = lines
-                .by_ref()
-                .map(|(_, l)| l)
-                .take_while(|l| !l.trim_start().starts_with("```"))
-                .collect();
-            let (lang, reason) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
-            let mut classes = lang.split(',');
-            if classes.next() != Some("rust") {
-                continue;
-            }
-            let check = match classes.next() {
-                None => BlockCheck::Burn022,
-                Some("burn-0.21") => BlockCheck::Burn021,
-                // CommonMark ends a backtick fence's info string at a backtick.
-                Some("ignore") if !reason.trim().is_empty() && !reason.contains('`') => {
-                    BlockCheck::Ignored(reason.trim().to_string())
-                }
-                Some(class) => match class.strip_prefix("excerpt=") {
-                    Some(file) => BlockCheck::Excerpt(file.to_string()),
-                    None => BlockCheck::Unknown(info.to_string()),
-                },
-            };
-            let hidden = |l: &str| l.trim_start() == "#" || l.trim_start().starts_with("# ");
-            let code = body
-                .iter()
-                .map(|l| match hidden(l) {
-                    true => l
-                        .trim_start()
-                        .trim_start_matches('#')
-                        .strip_prefix(' ')
-                        .unwrap_or(""),
-                    false => l,
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-            let shown = (body.iter())
-                .filter(|l| !hidden(l))
-                .map(|l| l.to_string())
-                .collect();
-            blocks.push(BookBlock {
-                page: page.to_string(),
-                line: at + 1,
-                check,
-                code,
-                shown,
-            });
+    let mut lines = text.lines().enumerate();
+    while let Some((at, line)) = lines.next() {
+        let Some(info) = line.trim_start().strip_prefix("```") else {
+            continue;
+        };
+        let body: Vec<&str> = lines
+            .by_ref()
+            .map(|(_, l)| l)
+            .take_while(|l| !l.trim_start().starts_with("```"))
+            .collect();
+        let (lang, reason) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
+        let mut classes = lang.split(',');
+        if classes.next() != Some("rust") {
+            continue;
         }
+        let check = match classes.next() {
+            None => BlockCheck::Burn022,
+            Some("burn-0.21") => BlockCheck::Burn021,
+            // CommonMark ends a backtick fence's info string at a backtick.
+            Some("ignore") if !reason.trim().is_empty() && !reason.contains('`') => {
+                BlockCheck::Ignored(reason.trim().to_string())
+            }
+            Some(class) => match class.strip_prefix("excerpt=") {
+                Some(file) => BlockCheck::Excerpt(file.to_string()),
+                None => BlockCheck::Unknown(info.to_string()),
+            },
+        };
+        let hidden = |l: &str| l.trim_start() == "#" || l.trim_start().starts_with("# ");
+        let code = body
+            .iter()
+            .map(|l| match hidden(l) {
+                true => l
+                    .trim_start()
+                    .trim_start_matches('#')
+                    .strip_prefix(' ')
+                    .unwrap_or(""),
+                false => l,
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let shown = (body.iter())
+            .filter(|l| !hidden(l))
+            .map(|l| l.to_string())
+            .collect();
+        blocks.push(BookBlock {
+            page: page.to_string(),
+            line: at + 1,
+            check,
+            code,
+            shown,
+        });
     }
     blocks
 }

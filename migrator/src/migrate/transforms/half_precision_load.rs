@@ -63,9 +63,18 @@ pub fn run(ctx: &mut FileCtx) {
         // module expression's own edits (`init::<B>(..)` losing its `B`) stay theirs, and the
         // port needs no second pass.
         let path = ctx.file.slice(path.syntax().text_range()).to_string();
+        // The closure's parameter must not shadow a name the module expression uses.
+        let names_in_receiver: Vec<String> = (receiver.syntax().descendants())
+            .filter_map(ast::NameRef::cast)
+            .map(|n| n.text().to_string())
+            .collect();
+        let record = ["record", "loaded_record", "module_record"]
+            .into_iter()
+            .find(|name| !names_in_receiver.iter().any(|used| used == name))
+            .unwrap_or("record");
         ctx.push(Change::insert(
             receiver.syntax().text_range().start(),
-            format!("ModuleRecord::load({path}).and_then(|record| "),
+            format!("ModuleRecord::load({path}).and_then(|{record}| "),
             RuleId::HalfPrecisionLoad,
             "this recorder saved f16, which 0.21 cast back on load: the port loads the converted record cast to the module's dtype, not in f16",
         ));
@@ -75,7 +84,7 @@ pub fn run(ctx: &mut FileCtx) {
         );
         ctx.push(Change::edit(
             tail,
-            "try_load_record(record.cast_to_module_dtype()))",
+            format!("try_load_record({record}.cast_to_module_dtype()))"),
             RuleId::HalfPrecisionLoad,
             "the record is applied with `try_load_record`, cast to the module's dtype",
         ));
