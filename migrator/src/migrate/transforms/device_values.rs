@@ -86,6 +86,48 @@ pub fn run(ctx: &mut FileCtx) {
     }
     report_constant_devices(ctx, first_new, first_choice);
     data_loader_devices(ctx);
+    creation_options_devices(ctx);
+}
+
+/// `TensorCreationOptions::float()` (`int()`, `bool()`): burn-tensor 0.21.0 made the options
+/// on the backend's default device (`tensor/api/options.rs`); the `default()` that
+/// `tensor-creation-options` writes is `Device::default()` in 0.22.1, the first enabled
+/// backend. Where the function around the call selects one backend, the options name its
+/// device: `TensorCreationOptions::new(Device::flex())`.
+fn creation_options_devices(ctx: &mut FileCtx) {
+    if !ctx.file.text.contains("TensorCreationOptions") || ctx.targets_0_22() {
+        return;
+    }
+    for path in ctx.paths_named(&["float", "int", "bool"]) {
+        let call = (path.syntax().parent())
+            .filter(|callee| ast::PathExpr::can_cast(callee.kind()))
+            .and_then(|callee| callee.parent())
+            .and_then(ast::CallExpr::cast)
+            .filter(|call| {
+                call.arg_list()
+                    .is_some_and(|list| list.args().next().is_none())
+            });
+        let owner = path
+            .qualifier()
+            .and_then(|q| ctx.index.burn_name(ctx.file_id, &q));
+        let (Some(call), Some("TensorCreationOptions")) = (call, owner.as_deref()) else {
+            continue;
+        };
+        let BodyBackend::One(spec) = site_backend(ctx, call.syntax()) else {
+            continue;
+        };
+        let expr = default_device_choice(ctx, call.syntax(), &spec);
+        let message = format!(
+            "0.21's options were on the backend's default device, 0.22's `default()` on the first enabled backend; this code ran on `{}`, so the options name `{expr}`",
+            ctx.index.backends[spec.backend].types[0]
+        );
+        ctx.push(Change::edit(
+            call.syntax().text_range(),
+            format!("TensorCreationOptions::new({expr})"),
+            RuleId::DefaultDevice,
+            message,
+        ));
+    }
 }
 
 /// `DataLoaderBuilder::new(..)..build(..)` without `.set_device(..)`: burn-core 0.21.0 loaded
@@ -358,6 +400,16 @@ fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, key: BackendKey, mut exp
     ));
 }
 
+/// The device of `spec` for a site where 0.21 used the backend's default device: its
+/// expression, with its imports noted and the choice recorded under `default-device`.
+fn default_device_choice(ctx: &mut FileCtx, site: &SyntaxNode, spec: &BackendSpec) -> DeviceExpr {
+    let expr = device_expression(ctx.index, spec);
+    note_imports(ctx, &expr);
+    let rule = RuleId::DefaultDevice.into();
+    record_choice(ctx, site, spec.backend, &expr, rule);
+    expr
+}
+
 /// Notes the choice for the report's device table.
 fn record_choice(
     ctx: &mut FileCtx,
@@ -445,9 +497,7 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
     }
     match backend {
         BodyBackend::One(spec) => {
-            let expr = device_expression(ctx.index, &spec);
-            note_imports(ctx, &expr);
-            record_choice(ctx, call.syntax(), spec.backend, &expr, RuleId::DefaultDevice.into());
+            let expr = default_device_choice(ctx, call.syntax(), &spec);
             let message = format!(
                 "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
                 ctx.index.backends[spec.backend].types[0]
@@ -527,15 +577,7 @@ fn branch_devices(
     for (cfg, spec) in branches {
         let mut spec = spec.clone();
         spec.autodiff |= site_autodiff;
-        let expr = device_expression(ctx.index, &spec);
-        note_imports(ctx, &expr);
-        record_choice(
-            ctx,
-            call.syntax(),
-            spec.backend,
-            &expr,
-            RuleId::DefaultDevice.into(),
-        );
+        let expr = default_device_choice(ctx, call.syntax(), &spec);
         block.push_str(&format!(
             "{indent}    {cfg}\n{indent}    let device = {expr};\n"
         ));
