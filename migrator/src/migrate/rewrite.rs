@@ -523,6 +523,21 @@ mod tests {
         );
     }
 
+    /// A recorder bound by a `let` counts by its annotation, which names the settings the
+    /// initializer leaves to inference; a full-precision one keeps `try_load_file`.
+    #[test]
+    fn a_half_precision_recorder_is_known_by_its_annotation() {
+        let rules = RuleSet::embedded().unwrap();
+        let load = |settings: &str| {
+            let text = format!("use burn::nn::Linear;\nuse burn::prelude::*;\nuse burn::record::{{NamedMpkFileRecorder, {settings}}};\n\npub fn load<B: Backend>(model: Linear<B>, device: &B::Device) -> Linear<B> {{\n    let recorder: NamedMpkFileRecorder<{settings}> = NamedMpkFileRecorder::new();\n    model.load_file(\"m\", &recorder, device).expect(\"loaded\")\n}}\n");
+            one_pass(0, &text, &rules).unwrap()
+        };
+        let half = load("HalfPrecisionSettings");
+        assert!(half.contains("cast_to_module_dtype"), "{half}");
+        let full = load("FullPrecisionSettings");
+        assert!(full.contains("model.try_load_file(\"m\")"), "{full}");
+    }
+
     /// A call the parser closed itself (`interpolate(x, size, Options::new(m)` and no `)`)
     /// is reported, not rewritten: its argument list is not the call's, and each pass wrapped
     /// the last argument again until the pass limit stopped the port.

@@ -661,10 +661,10 @@ fn chain_starts_with_call(call: &ast::MethodCallExpr, root: &str) -> bool {
     }
 }
 
-/// The initializer of the `let` that binds the local variable `variable` names: the last
+/// The `let` that binds the local variable `variable` names: the last
 /// `let name = ..;` before it in its block or an enclosing one. `None` for anything else (a
 /// parameter, a pattern with more than a name, a path with more than one segment).
-pub(super) fn binding_initializer(variable: &ast::PathExpr) -> Option<ast::Expr> {
+pub(super) fn binding_of(variable: &ast::PathExpr) -> Option<ast::LetStmt> {
     let path = variable.path()?;
     if path.qualifier().is_some() {
         return None;
@@ -689,11 +689,16 @@ pub(super) fn binding_initializer(variable: &ast::PathExpr) -> Option<ast::Expr>
                 _ => false,
             })
             .last();
-        if let Some(binding) = binding {
-            return binding.initializer();
+        if binding.is_some() {
+            return binding;
         }
     }
     None
+}
+
+/// The initializer of the `let` that binds `variable` (`binding_of`).
+pub(super) fn binding_initializer(variable: &ast::PathExpr) -> Option<ast::Expr> {
+    binding_of(variable)?.initializer()
 }
 
 fn report_calls(

@@ -12,7 +12,7 @@ use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
-use super::data_rules::binding_initializer;
+use super::data_rules::binding_of;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
@@ -103,7 +103,17 @@ fn saves_half_precision(ctx: &FileCtx, argument: &ast::Expr) -> bool {
         }
     }
     if let ast::Expr::PathExpr(variable) = &value {
-        if let Some(init) = binding_initializer(variable) {
+        let binding = binding_of(variable);
+        // `let recorder: NamedMpkFileRecorder<HalfPrecisionSettings> = ..::new();`: the
+        // annotation names the settings the initializer leaves to inference.
+        let annotated = (binding.as_ref().and_then(|b| b.ty())).and_then(|ty| match ty {
+            ast::Type::PathType(ty) => ty.path(),
+            _ => None,
+        });
+        if let Some(path) = annotated {
+            return half_precision_recorder(ctx, &path);
+        }
+        if let Some(init) = binding.and_then(|b| b.initializer()) {
             value = init;
         }
     }
@@ -115,10 +125,12 @@ fn saves_half_precision(ctx: &FileCtx, argument: &ast::Expr) -> bool {
         ast::Expr::PathExpr(unit) => unit.path(),
         _ => None,
     };
-    let Some(path) = path else {
-        return false;
-    };
-    let Some(name) = ctx.index.burn_name(ctx.file_id, &path) else {
+    path.is_some_and(|path| half_precision_recorder(ctx, &path))
+}
+
+/// Whether `path` names one of Burn 0.21's half-precision recorder types.
+fn half_precision_recorder(ctx: &FileCtx, path: &ast::Path) -> bool {
+    let Some(name) = ctx.index.burn_name(ctx.file_id, path) else {
         return false;
     };
     // `NamedMpkFileRecorder::<HalfPrecisionSettings>::new()`: the settings as a type argument.
