@@ -4,6 +4,7 @@
 //! block is checked:
 //!
 //! - ```` ```rust ````: compiled against Burn 0.22 (slow tier, `compile_examples`);
+//!   ```` ```rust,features=wgpu+fusion ````: the same, with these `burn` features on too;
 //! - ```` ```rust,burn-0.21 ````: compiled against Burn 0.21 (the same);
 //! - ```` ```rust,excerpt=testdata/projects/P/after/src/f.rs ````: every line it shows (bar
 //!   blank lines and `//` comments) is a line of that fixture file, in order; the slow tier
@@ -29,7 +30,7 @@ fn every_rust_block_of_the_guide_says_how_it_is_checked() {
         .collect();
     assert!(
         unknown.is_empty(),
-        "fences that say neither `rust`, `rust,burn-0.21`, `rust,excerpt=PATH` nor `rust,ignore REASON`:\n{}",
+        "fences that say neither `rust`, `rust,features=A+B`, `rust,burn-0.21`, `rust,excerpt=PATH` nor `rust,ignore REASON`:\n{}",
         unknown.join("\n")
     );
 }
@@ -91,7 +92,7 @@ fn the_checks_catch_wrong_blocks() {
         missing_line(&shown(&["fn c() {}"]), source),
         Some("fn c() {}")
     );
-    let page = "```rust,ignore\nx\n```\n\n```rust,ignore a fragment\nx\n```\n\n```rust,burn-0.21\n# fn f() {\nlet x = 1;\n# }\n```\n\n```toml\n```\n";
+    let page = "```rust,ignore\nx\n```\n\n```rust,ignore a fragment\nx\n```\n\n```rust,burn-0.21\n# fn f() {\nlet x = 1;\n# }\n```\n\n```toml\n```\n\n```rust,features=wgpu+fusion\n```\n\n```rust,features=a b\n```\n\n```rust,features=wgpu+\n```\n";
     let blocks = blocks_of("p.md", page);
     let checks: Vec<&BlockCheck> = blocks.iter().map(|b| &b.check).collect();
     assert_eq!(
@@ -99,7 +100,10 @@ fn the_checks_catch_wrong_blocks() {
         [
             &BlockCheck::Unknown("rust,ignore".into()),
             &BlockCheck::Ignored("a fragment".into()),
-            &BlockCheck::Burn021
+            &BlockCheck::Burn021,
+            &BlockCheck::Burn022(vec!["wgpu".into(), "fusion".into()]),
+            &BlockCheck::Unknown("rust,features=a b".into()),
+            &BlockCheck::Unknown("rust,features=wgpu+".into()),
         ]
     );
     assert_eq!(blocks[2].code, "fn f() {\nlet x = 1;\n}");

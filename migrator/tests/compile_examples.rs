@@ -116,7 +116,11 @@ fn before_compiles_on_burn_0_21_and_after_on_0_22() {
             after.push((module, port.clone()));
         }
     }
-    // The guide's own code blocks, each as a module of the side its fence names (`book_code`).
+    // The guide's own code blocks, each as a module of the side its fence names (`book_code`);
+    // blocks that need more `burn` features (CubeCL's `wgpu`) go into a crate of their own
+    // per feature set, so the rest is not checked with them.
+    let mut with_features: std::collections::BTreeMap<Vec<String>, Vec<(String, String)>> =
+        Default::default();
     for block in book_blocks() {
         let module = format!(
             "book_{}_{}",
@@ -128,7 +132,10 @@ fn before_compiles_on_burn_0_21_and_after_on_0_22() {
         );
         match block.check {
             BlockCheck::Burn021 => before.push((module, block.code)),
-            BlockCheck::Burn022 => after.push((module, block.code)),
+            BlockCheck::Burn022(extra) if extra.is_empty() => after.push((module, block.code)),
+            BlockCheck::Burn022(extra) => {
+                (with_features.entry(extra).or_default()).push((module, block.code))
+            }
             _ => {}
         }
     }
@@ -137,12 +144,20 @@ fn before_compiles_on_burn_0_21_and_after_on_0_22() {
         before.len(),
         after.len()
     );
-    let failures: Vec<String> = [
+    let mut failures: Vec<String> = [
         check_side("before", "=0.21.0", "burn-0.21", FEATURES_0_21, &before),
         check_side("after", "0.22.0", "burn-0.22", FEATURES_0_22, &after),
     ]
     .into_iter()
     .flatten()
     .collect();
+    for (extra, blocks) in &with_features {
+        let side = format!("after-{}", extra.join("-"));
+        let features: Vec<&str> = (FEATURES_0_22.iter().copied())
+            .chain(extra.iter().map(String::as_str))
+            .collect();
+        eprintln!("checking {} guide blocks with {extra:?}", blocks.len());
+        failures.extend(check_side(&side, "0.22.0", "burn-0.22", &features, blocks));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

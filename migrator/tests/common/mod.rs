@@ -150,8 +150,9 @@ pub struct BookBlock {
 #[allow(dead_code)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum BlockCheck {
-    /// ```` ```rust ````: compiled against Burn 0.22.
-    Burn022,
+    /// ```` ```rust ````: compiled against Burn 0.22; ```` ```rust,features=wgpu+fusion ````:
+    /// with these `burn` features on top of the example crate's (in a crate of their own).
+    Burn022(Vec<String>),
     /// ```` ```rust,burn-0.21 ````: compiled against Burn 0.21.
     Burn021,
     /// ```` ```rust,excerpt=PATH ````: its lines are lines of a fixture or rule file (in
@@ -187,6 +188,12 @@ pub fn book_blocks() -> Vec<BookBlock> {
         .collect()
 }
 
+/// A Cargo feature name as a fence may name it (no empty name, nothing a manifest would
+/// have to quote).
+fn is_feature_name(name: &str) -> bool {
+    !name.is_empty() && (name.chars()).all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// The Rust code blocks of one page's Markdown `text`.
 #[allow(dead_code)]
 pub fn blocks_of(page: &str, text: &str) -> Vec<BookBlock> {
@@ -207,16 +214,31 @@ pub fn blocks_of(page: &str, text: &str) -> Vec<BookBlock> {
             continue;
         }
         let check = match classes.next() {
-            None => BlockCheck::Burn022,
+            None => BlockCheck::Burn022(vec![]),
             Some("burn-0.21") => BlockCheck::Burn021,
             // CommonMark ends a backtick fence's info string at a backtick.
             Some("ignore") if !reason.trim().is_empty() && !reason.contains('`') => {
                 BlockCheck::Ignored(reason.trim().to_string())
             }
-            Some(class) => match class.strip_prefix("excerpt=") {
-                Some(file) => BlockCheck::Excerpt(file.to_string()),
-                None => BlockCheck::Unknown(info.to_string()),
-            },
+            Some(class) => {
+                if let Some(file) = class.strip_prefix("excerpt=") {
+                    BlockCheck::Excerpt(file.to_string())
+                } else if let Some(features) = class.strip_prefix("features=") {
+                    let features: Vec<String> = features.split('+').map(String::from).collect();
+                    match features.iter().all(|f| is_feature_name(f)) {
+                        true => BlockCheck::Burn022(features),
+                        false => BlockCheck::Unknown(info.to_string()),
+                    }
+                } else {
+                    BlockCheck::Unknown(info.to_string())
+                }
+            }
+        };
+        // Words after the classes are a reason, which only `ignore` takes.
+        let check = match check {
+            BlockCheck::Ignored(_) => check,
+            _ if !reason.trim().is_empty() => BlockCheck::Unknown(info.to_string()),
+            _ => check,
         };
         let hidden = |l: &str| l.trim_start() == "#" || l.trim_start().starts_with("# ");
         let code = body
