@@ -41,8 +41,14 @@ pub fn run(ctx: &mut FileCtx) {
                     .map_or(ra_ap_syntax::SyntaxKind::ERROR, |p| p.kind()),
             )
         {
+            // The last segment only (`AutodiffModule<B>`, its one argument the backend): a
+            // qualified bound (`burn::module::AutodiffModule<B>`) keeps its qualifier, so
+            // `Module` resolves the way `AutodiffModule` did.
+            let segment = path
+                .segment()
+                .map_or(path.syntax().text_range(), |s| s.syntax().text_range());
             ctx.push(Change::edit(
-                path.syntax().text_range(),
+                segment,
                 "Module",
                 RuleId::AutodiffModule,
                 "`AutodiffModule` is gone in Burn 0.22: bound by `Module`",

@@ -9,9 +9,8 @@ use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
-use super::use_items::{full_use_path, import_anchor, imports_name};
+use super::use_items::{import_anchor, last_segment, scope_at, scope_imports, Imported};
 use crate::edit::Change;
-use crate::migrate::crate_names::CrateNames;
 use crate::rules::{RuleId, TransformId};
 
 pub const TRANSFORM: Transform = Transform {
@@ -103,10 +102,6 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.push(Change::insert(anchor, text, RuleId::DeviceImport, why));
         }
     }
-}
-
-fn last_segment(path: &str) -> &str {
-    path.rsplit("::").next().unwrap_or(path)
 }
 
 /// The `cfg` predicate under which none of `conditions` holds.
@@ -209,105 +204,8 @@ fn module_anchor(ctx: &FileCtx, list: &ast::ItemList, line: String) -> (TextSize
     }
 }
 
-/// The innermost inline module's item list around `offset`, or the file.
-fn scope_at(root: &SyntaxNode, offset: TextSize) -> SyntaxNode {
-    root.token_at_offset(offset)
-        .right_biased()
-        .and_then(|token| {
-            token
-                .parent_ancestors()
-                .filter_map(ast::ItemList::cast)
-                .find(|list| list.syntax().parent().and_then(ast::Module::cast).is_some())
-        })
-        .map_or_else(|| root.clone(), |list| list.syntax().clone())
-}
-
-/// Whether the `use` items of a scope bring an item in.
-enum Imported {
-    /// Unconditionally.
-    Always,
-    /// Only under these `cfg` predicates (`#[cfg(feature = "pretrained")] use ..;`): code
-    /// outside them needs an import of its own, under the negation, so that no configuration
-    /// imports the name twice.
-    Under(Vec<String>),
-    Never,
-}
-
-/// Whether the `use` items of the scope itself (not of modules inside it) bring `path`'s
-/// item in, directly, through a glob that provides it, or through `use super::*` from the
-/// enclosing scope.
-fn scope_imports(scope: &SyntaxNode, path: &str, crates: &CrateNames) -> Imported {
-    let name = last_segment(path);
-    let globs = globs_providing(path);
-    let globs: Vec<&[&str]> = globs.iter().map(Vec::as_slice).collect();
-    let mut conditions = Vec::new();
-    for item in scope.children().filter_map(ast::Use::cast) {
-        let Some(tree) = item.use_tree() else {
-            continue;
-        };
-        let trees = tree.syntax().descendants().filter_map(ast::UseTree::cast);
-        let mut imports = imports_name(trees, name, &globs, crates);
-        let is_super_glob = tree
-            .syntax()
-            .descendants()
-            .filter_map(ast::UseTree::cast)
-            .any(|t| t.star_token().is_some() && full_use_path(&t) == ["super"]);
-        if !imports && is_super_glob {
-            let parent = scope
-                .ancestors()
-                .skip(1)
-                .find(|n| ast::ItemList::can_cast(n.kind()) || ast::SourceFile::can_cast(n.kind()));
-            imports =
-                parent.is_some_and(|p| matches!(scope_imports(&p, path, crates), Imported::Always));
-        }
-        if !imports {
-            continue;
-        }
-        match cfg_predicates(&item) {
-            predicates if predicates.is_empty() => return Imported::Always,
-            predicates => conditions.push(all_of(&predicates)),
-        }
-    }
-    if conditions.is_empty() {
-        Imported::Never
-    } else {
-        Imported::Under(conditions)
-    }
-}
-
-/// The predicates of an item's `#[cfg(..)]` attributes (`feature = "pretrained"`).
-fn cfg_predicates(item: &ast::Use) -> Vec<String> {
-    item.attrs()
-        .filter_map(|attr| match attr.meta()? {
-            ast::Meta::CfgMeta(cfg) => Some(cfg.cfg_predicate()?.syntax().text().to_string()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn all_of(predicates: &[String]) -> String {
-    match predicates {
-        [one] => one.clone(),
-        many => format!("all({})", many.join(", ")),
-    }
-}
-
 /// Whether `text` names `name` on its own (`Device::flex()`), not as part of a longer name or
 /// a qualified path (`burn::tensor::Device`).
 fn names_unqualified(text: &str, name: &str) -> bool {
     crate::util::syntax::word_offsets(text, name).any(|at| !text[..at].ends_with(':'))
-}
-
-/// The glob imports that bring Burn's item `path` into scope: its own module's, and the
-/// prelude's for the `burn::tensor` items the 0.22 prelude re-exports (`Device`, not
-/// `Gradients`).
-fn globs_providing(path: &str) -> Vec<Vec<&str>> {
-    const PRELUDE: &[&str] = &["Device", "DeviceKind", "Tensor", "TensorData", "Shape"];
-    let segments: Vec<&str> = path.split("::").collect();
-    let (name, module) = segments.split_last().unwrap_or((&"", &[]));
-    let mut globs = vec![module.to_vec()];
-    if module == ["burn", "tensor"] && PRELUDE.contains(name) {
-        globs.push(vec!["burn", "prelude"]);
-    }
-    globs
 }

@@ -15,7 +15,9 @@ use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
-use super::use_items::{import_anchor, imports_name, path_matches, path_matches_via_crates};
+use super::use_items::{
+    import_anchor, path_matches, path_matches_via_crates, scope_at, scope_imports, Imported,
+};
 use crate::edit::{self, Change};
 use crate::migrate::index::is_backend_module_path;
 use crate::rules::{RuleId, RuleKey, TransformId};
@@ -69,12 +71,6 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let names = Names {
-        module_imported: imports_name(
-            ctx.nodes(),
-            "Module",
-            &[&["burn", "prelude"], &["burn", "module"]],
-            ctx.crates(),
-        ),
         optimizer_named: names_outside_imports(ctx.name_refs("Optimizer")),
         phantom_data_stays: phantom_data_stays(ctx),
     };
@@ -149,7 +145,6 @@ fn removed_message(message: Option<&str>, full: &[String]) -> String {
 
 /// What the file does with names whose imports depend on it.
 struct Names {
-    module_imported: bool,
     optimizer_named: bool,
     /// Whether `PhantomData` is still used once the backend marker fields are gone.
     phantom_data_stays: bool,
@@ -297,7 +292,15 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         return true;
     }
     if from_burn && last == "AutodiffModule" {
-        if names.module_imported {
+        // `Module` must resolve wherever `AutodiffModule` did: the import goes only where the
+        // module it is in (not another module of the file) imports `Module` already, and
+        // never when it is renamed (`as Adm`), whose uses keep the new name.
+        let scope = scope_at(&ctx.root(), tree.syntax().text_range().start());
+        let module_imported = matches!(
+            scope_imports(&scope, "burn::module::Module", ctx.crates()),
+            Imported::Always
+        );
+        if module_imported && tree.rename().is_none() {
             record_removal(
                 ctx,
                 tree,

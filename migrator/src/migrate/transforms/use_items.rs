@@ -1,8 +1,8 @@
 //! Reading `use` items: the helpers the transforms that remove, rewrite and add imports
 //! (`imports`, `device-import` and the data rules) share.
 
-use ra_ap_syntax::ast::{self, HasModuleItem, HasName};
-use ra_ap_syntax::AstNode;
+use ra_ap_syntax::ast::{self, HasAttrs, HasModuleItem, HasName};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
 use crate::migrate::crate_names::CrateNames;
@@ -171,4 +171,110 @@ mod tests {
         assert!(!path_matches(&path("burn"), "burn::*"));
         assert!(!path_matches(&[], "*"));
     }
+}
+
+pub fn last_segment(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path)
+}
+
+/// The innermost inline module's item list around `offset`, or the file.
+pub fn scope_at(root: &SyntaxNode, offset: TextSize) -> SyntaxNode {
+    root.token_at_offset(offset)
+        .right_biased()
+        .and_then(|token| {
+            token
+                .parent_ancestors()
+                .filter_map(ast::ItemList::cast)
+                .find(|list| list.syntax().parent().and_then(ast::Module::cast).is_some())
+        })
+        .map_or_else(|| root.clone(), |list| list.syntax().clone())
+}
+
+/// Whether the `use` items of a scope bring an item in.
+pub enum Imported {
+    /// Unconditionally.
+    Always,
+    /// Only under these `cfg` predicates (`#[cfg(feature = "pretrained")] use ..;`): code
+    /// outside them needs an import of its own, under the negation, so that no configuration
+    /// imports the name twice.
+    Under(Vec<String>),
+    Never,
+}
+
+/// Whether the `use` items of the scope itself (not of modules inside it) bring `path`'s
+/// item in, directly, through a glob that provides it, or through `use super::*` from the
+/// enclosing scope.
+pub fn scope_imports(scope: &SyntaxNode, path: &str, crates: &CrateNames) -> Imported {
+    let name = last_segment(path);
+    let globs = globs_providing(path);
+    let globs: Vec<&[&str]> = globs.iter().map(Vec::as_slice).collect();
+    let mut conditions = Vec::new();
+    for item in scope.children().filter_map(ast::Use::cast) {
+        let Some(tree) = item.use_tree() else {
+            continue;
+        };
+        let trees = tree.syntax().descendants().filter_map(ast::UseTree::cast);
+        let mut imports = imports_name(trees, name, &globs, crates);
+        let is_super_glob = tree
+            .syntax()
+            .descendants()
+            .filter_map(ast::UseTree::cast)
+            .any(|t| t.star_token().is_some() && full_use_path(&t) == ["super"]);
+        if !imports && is_super_glob {
+            let parent = scope
+                .ancestors()
+                .skip(1)
+                .find(|n| ast::ItemList::can_cast(n.kind()) || ast::SourceFile::can_cast(n.kind()));
+            imports =
+                parent.is_some_and(|p| matches!(scope_imports(&p, path, crates), Imported::Always));
+        }
+        if !imports {
+            continue;
+        }
+        match cfg_predicates(&item) {
+            predicates if predicates.is_empty() => return Imported::Always,
+            predicates => conditions.push(all_of(&predicates)),
+        }
+    }
+    if conditions.is_empty() {
+        Imported::Never
+    } else {
+        Imported::Under(conditions)
+    }
+}
+
+/// The predicates of an item's `#[cfg(..)]` attributes (`feature = "pretrained"`).
+fn cfg_predicates(item: &ast::Use) -> Vec<String> {
+    item.attrs()
+        .filter_map(|attr| match attr.meta()? {
+            ast::Meta::CfgMeta(cfg) => Some(cfg.cfg_predicate()?.syntax().text().to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn all_of(predicates: &[String]) -> String {
+    match predicates {
+        [one] => one.clone(),
+        many => format!("all({})", many.join(", ")),
+    }
+}
+
+/// The glob imports that bring Burn's item `path` into scope: its own module's, and the
+/// prelude's for the items the prelude re-exports in 0.21 and 0.22 alike (`Device`, not
+/// `Gradients`; `Module`).
+fn globs_providing(path: &str) -> Vec<Vec<&str>> {
+    const PRELUDE: &[&str] = &["Device", "DeviceKind", "Tensor", "TensorData", "Shape"];
+    let segments: Vec<&str> = path.split("::").collect();
+    let (name, module) = segments.split_last().unwrap_or((&"", &[]));
+    let mut globs = vec![module.to_vec()];
+    let in_prelude = match module {
+        ["burn", "tensor"] => PRELUDE.contains(name),
+        ["burn", "module"] => *name == "Module",
+        _ => false,
+    };
+    if in_prelude {
+        globs.push(vec!["burn", "prelude"]);
+    }
+    globs
 }
