@@ -868,3 +868,24 @@ fn a_cube_backend_of_a_runtime_is_that_backend() {
         "{manual:?}"
     );
 }
+
+#[test]
+fn tensor_data_fields_that_are_moved_or_written_are_left_to_a_person() {
+    let (port, manual) = port(
+        "use burn::tensor::{Shape, TensorData};\n\
+         pub fn reshape(mut data: TensorData) -> TensorData {\n\
+         let old = data.shape;\n\
+         data.shape = Shape::new([old.num_elements()]);\n\
+         data.shape.push(1);\n\
+         let first = data.shape[0];\n\
+         data.shape[0] = first;\n\
+         data\n\
+         }\n",
+    );
+    // Only the read of one dimension is ported; the move, the two writes and the `&mut self`
+    // method stay for a person.
+    assert!(port.contains("let first = data.shape()[0];"), "{port}");
+    assert!(port.contains("let old = data.shape;\n"), "{port}");
+    assert!(port.contains("data.shape[0] = first;"), "{port}");
+    assert_eq!(manual, [RuleKey::from(RuleId::TensordataFields); 4]);
+}

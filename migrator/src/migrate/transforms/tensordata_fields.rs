@@ -1,9 +1,10 @@
 //! `data.shape` / `data.dtype` on tensor data (a `to_data()`/`into_data()` call, a `let`
 //! bound to one in the same function, or a parameter or `let` typed `TensorData` or
-//! `&TensorData`): the fields are private in 0.22.
+//! `&TensorData`): the fields are private in 0.22. Reads become the accessors
+//! (`data.shape()[0]`, `data.dtype()`); writes, moves and `bytes` are reported.
 
-use ra_ap_syntax::ast;
-use ra_ap_syntax::AstNode;
+use ra_ap_syntax::ast::{self, HasName};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
@@ -45,7 +46,7 @@ pub fn run(ctx: &mut FileCtx) {
                 ast::Expr::PathExpr(p) => p.path().and_then(|p| path_as_ident(&p)).is_some_and(|var| {
                     field.syntax().ancestors().find_map(ast::Fn::cast).is_some_and(|f| {
                         let binds = |pat: Option<ast::Pat>| {
-                            matches!(pat, Some(ast::Pat::IdentPat(p)) if p.syntax().text() == var.as_str())
+                            matches!(pat, Some(ast::Pat::IdentPat(p)) if p.name().is_some_and(|n| n.text() == var.as_str()))
                         };
                         // A parameter or `let` typed as tensor data (`data: &TensorData`).
                         let typed = (f.param_list().into_iter())
@@ -61,14 +62,95 @@ pub fn run(ctx: &mut FileCtx) {
                 }),
                 _ => false,
             };
-        if is_data {
-            ctx.push(Change::manual(
+        if !is_data {
+            continue;
+        }
+        match accessor_rewrite(&field, &name) {
+            Some((range, text)) => ctx.push(Change::edit(
+                range,
+                text,
+                RuleId::TensordataFields,
+                format!("`TensorData::{name}` is private in Burn 0.22: read through `{name}()`"),
+            )),
+            None => ctx.push(Change::manual(
                 field.syntax().text_range(),
                 RuleId::TensordataFields,
                 format!("`TensorData::{name}` is private in Burn 0.22: call `{name}()`"),
-            ));
+            )),
         }
     }
+}
+
+/// The methods of `Shape` (cubecl-zspace 0.11.4 `shape.rs`, the `Shape` of burn 0.22.1) and of
+/// the `[usize]` it dereferences to that take `&self`: called on the `&Shape` that
+/// `TensorData::shape()` returns they read what they read on the field. (Those that take
+/// `self` or `&mut self`, `flatten`, `permute`, `push`, .., are left to a person: the port
+/// would need a clone, or the data cannot be changed that way any more.)
+const SHAPE_READS: &[&str] = &[
+    "num_elements",
+    "num_dims",
+    "rank",
+    "dims",
+    "ravel_index",
+    "to_vec",
+    "iter",
+    "as_slice",
+    "broadcast",
+    "expand",
+    "reshape",
+    "clone",
+    "len",
+    "is_empty",
+    "first",
+    "last",
+    "contains",
+    "get",
+    "to_string",
+];
+
+/// The edit that reads the field through its accessor, where that reads the same value:
+/// `data.dtype` by value (a `DType` is `Copy`) -> `data.dtype()`; `data.shape[i]` and
+/// `data.shape.dims()` (a `&self` method) -> `data.shape()[i]`, `data.shape().dims()`;
+/// `&data.shape` -> `data.shape()`. `None` for a write (`data.shape = ..`, `&mut data.shape`,
+/// `data.shape[0] = 2`), a move of the owned field, and `bytes`.
+fn accessor_rewrite(field: &ast::FieldExpr, name: &str) -> Option<(TextRange, String)> {
+    let text = format!("{}()", field.syntax().text());
+    let parent = field.syntax().parent()?;
+    match name {
+        "dtype" if !is_written(field.syntax()) => Some((field.syntax().text_range(), text)),
+        "shape" => {
+            if let Some(index) = ast::IndexExpr::cast(parent.clone()) {
+                let is_base = index.base().is_some_and(|b| b.syntax() == field.syntax());
+                return (is_base && !is_written(index.syntax()))
+                    .then(|| (field.syntax().text_range(), text));
+            }
+            if let Some(call) = ast::MethodCallExpr::cast(parent.clone()) {
+                let method = call.name_ref()?.text().to_string();
+                let is_receiver = call
+                    .receiver()
+                    .is_some_and(|r| r.syntax() == field.syntax());
+                return (is_receiver && SHAPE_READS.contains(&method.as_str()))
+                    .then(|| (field.syntax().text_range(), text));
+            }
+            let borrow = ast::RefExpr::cast(parent)?;
+            (borrow.mut_token().is_none() && borrow.raw_token().is_none())
+                .then(|| (borrow.syntax().text_range(), text))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `expr` is a place the code writes: the left side of an assignment (`=`, `+=`, ..)
+/// or borrowed mutably.
+fn is_written(expr: &SyntaxNode) -> bool {
+    let Some(parent) = expr.parent() else {
+        return false;
+    };
+    if let Some(assignment) = ast::BinExpr::cast(parent.clone()) {
+        let is_lhs = assignment.lhs().is_some_and(|l| l.syntax() == expr);
+        return is_lhs && matches!(assignment.op_kind(), Some(ast::BinaryOp::Assignment { .. }));
+    }
+    ast::RefExpr::cast(parent).is_some_and(|r| r.mut_token().is_some())
 }
 
 /// Whether `ty` is `TensorData`, owned or behind references (`&TensorData`,

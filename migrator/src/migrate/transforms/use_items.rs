@@ -151,28 +151,6 @@ fn is_crate_alias(item: &ast::Use) -> bool {
     single && tree.rename().is_some() && tree.use_tree_list().is_none()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::path_matches;
-
-    #[test]
-    fn paths_match_exact_patterns_and_globs_of_their_module() {
-        let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
-        let tensor = path("burn::tensor::Tensor");
-        assert!(path_matches(&tensor, "burn::tensor::Tensor"));
-        assert!(path_matches(&tensor, "burn::tensor::*"));
-        assert!(path_matches(&tensor, "burn::*"));
-        assert!(path_matches(&tensor, "*"));
-        assert!(!path_matches(&tensor, "burn::tensor"));
-        assert!(!path_matches(&tensor, "burn::tensor::Tensor::*"));
-        assert!(!path_matches(&tensor, "burn::tensor::Tensor::new"));
-        assert!(!path_matches(&tensor, "burn::tensor::Tens*"));
-        assert!(!path_matches(&tensor, "burn::nn::*"));
-        assert!(!path_matches(&path("burn"), "burn::*"));
-        assert!(!path_matches(&[], "*"));
-    }
-}
-
 pub fn last_segment(path: &str) -> &str {
     path.rsplit("::").next().unwrap_or(path)
 }
@@ -277,4 +255,26 @@ fn globs_providing(path: &str) -> Vec<Vec<&str>> {
         globs.push(vec!["burn", "prelude"]);
     }
     globs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_matches;
+
+    #[test]
+    fn paths_match_exact_patterns_and_globs_of_their_module() {
+        let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
+        let tensor = path("burn::tensor::Tensor");
+        assert!(path_matches(&tensor, "burn::tensor::Tensor"));
+        assert!(path_matches(&tensor, "burn::tensor::*"));
+        assert!(path_matches(&tensor, "burn::*"));
+        assert!(path_matches(&tensor, "*"));
+        assert!(!path_matches(&tensor, "burn::tensor"));
+        assert!(!path_matches(&tensor, "burn::tensor::Tensor::*"));
+        assert!(!path_matches(&tensor, "burn::tensor::Tensor::new"));
+        assert!(!path_matches(&tensor, "burn::tensor::Tens*"));
+        assert!(!path_matches(&tensor, "burn::nn::*"));
+        assert!(!path_matches(&path("burn"), "burn::*"));
+        assert!(!path_matches(&[], "*"));
+    }
 }
