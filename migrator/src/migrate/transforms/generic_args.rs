@@ -89,7 +89,8 @@ fn port_macro_input(
     let Some(tree) = call.token_tree() else {
         return;
     };
-    let (Some(open), Some(close)) = (tree.left_delimiter_token(), tree.right_delimiter_token()) else {
+    let (Some(open), Some(close)) = (tree.left_delimiter_token(), tree.right_delimiter_token())
+    else {
         return;
     };
     if !is_std || depth > 8 || open.text_range().end() > close.text_range().start() {

@@ -67,6 +67,11 @@ pub fn run(ctx: &mut FileCtx) {
             ask_for_element(ctx, &name, conversion.syntax(), &format!("<{element}>"));
             continue;
         }
+        // Compared with a literal: the literal says which element the 0.21 code read.
+        if let Some(element) = compared_literal_element(&call) {
+            ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
+            continue;
+        }
         // A place that asks for a scalar type lets the compiler infer the element type.
         if context_type(ctx, call.syntax()).is_none() {
             ctx.push(Change::manual(
@@ -95,6 +100,47 @@ fn ask_for_element(ctx: &mut FileCtx, name: &ast::NameRef, end: &SyntaxNode, tur
 const ELEMENTS: [&str; 10] = [
     "f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8",
 ];
+
+/// The element to ask for where `call` (`x.into_scalar()`) is compared (`<`, `==`, ..) with a
+/// number literal, as in `assert!(diff.into_scalar() < 1e-6)`, whose element type 0.22 cannot
+/// infer. In 0.21 the value was the backend's element and the literal took its type, so the
+/// literal's kind tells the tensor's: a float literal, a float tensor, read as `f32`, the
+/// float element of every 0.21 backend unless its type names another (`NdArray<f64>`, which
+/// `backend-element-generics` reports); an integer literal, an int tensor, read as `i64`,
+/// which holds every 0.21 int element exactly, so the comparison is the same. A suffix
+/// (`1e-6f64`, `0u8`) names the element itself.
+fn compared_literal_element(call: &ast::MethodCallExpr) -> Option<String> {
+    let comparison = ast::BinExpr::cast(call.syntax().parent()?)?;
+    if !matches!(comparison.op_kind()?, ast::BinaryOp::CmpOp(_)) {
+        return None;
+    }
+    let (lhs, rhs) = (comparison.lhs()?, comparison.rhs()?);
+    let other = if lhs.syntax() == call.syntax() {
+        rhs
+    } else {
+        lhs
+    };
+    let literal = match other {
+        ast::Expr::Literal(literal) => literal,
+        ast::Expr::PrefixExpr(negated) if negated.op_kind() == Some(ast::UnaryOp::Neg) => {
+            match negated.expr()? {
+                ast::Expr::Literal(literal) => literal,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let (float, suffix) = match literal.kind() {
+        ast::LiteralKind::FloatNumber(number) => (true, number.suffix().map(str::to_string)),
+        ast::LiteralKind::IntNumber(number) => (false, number.suffix().map(str::to_string)),
+        _ => return None,
+    };
+    match suffix {
+        Some(suffix) => ELEMENTS.contains(&suffix.as_str()).then_some(suffix),
+        None if float => Some("f32".to_string()),
+        None => Some("i64".to_string()),
+    }
+}
 
 /// A method call `recv.name()` with no turbofish and no arguments.
 fn is_plain_call(call: &ast::MethodCallExpr, name: &str) -> bool {
