@@ -1,6 +1,8 @@
 //! Every relative link in the migration guide (`book/src`) points to a page the book renders
-//! and, where it names an anchor, to a heading of that page. Pages are Markdown; links inside
-//! code (fenced blocks and `inline code`) are not links.
+//! and, where it names an anchor, to a heading of that page. Every docs.rs link searches a
+//! crate version's pages for an item those pages show, as docs.rs builds them (its own
+//! feature set, not the features a project enables). Pages are Markdown; links inside code
+//! (fenced blocks and `inline code`) are not links.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -163,4 +165,163 @@ fn a_link_inside_code_is_not_a_link() {
     let lines = prose_lines("see `[a](missing.md)` and [b](there.md)\n```\n[c](x.md)\n```\n");
     let targets: Vec<String> = lines.iter().flat_map(|l| link_targets(l)).collect();
     assert_eq!(targets, ["there.md"]);
+}
+
+/// The guide's pages with the link targets of their prose.
+fn pages_and_targets() -> Vec<(String, Vec<String>)> {
+    let src = book_src();
+    let mut pages = Vec::new();
+    markdown_files(&src, &mut pages);
+    pages.sort();
+    (pages.iter())
+        .map(|page| {
+            let text = std::fs::read_to_string(page).unwrap();
+            let targets = (prose_lines(&text).iter())
+                .flat_map(|line| link_targets(line))
+                .collect();
+            (
+                page.strip_prefix(&src).unwrap().display().to_string(),
+                targets,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_docs_rs_link_finds_an_item_docs_rs_shows() {
+    use burn_migrate::report::docs_rs::{DocsRsLink, LISTS};
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (page, targets) in pages_and_targets() {
+        for target in targets.iter().filter(|t| t.contains("docs.rs")) {
+            let Some((krate, version, ident, path)) = DocsRsLink::parse(target) else {
+                bad.push(format!(
+                    "{page}: {target} (not a search in one crate version's pages)"
+                ));
+                continue;
+            };
+            let Some(list) = (LISTS.iter()).find(|l| l.krate == krate && l.version == version)
+            else {
+                bad.push(format!(
+                    "{page}: {target} (no list of what docs.rs shows for {krate} {version}: framework/api/README.md says how to make one)"
+                ));
+                continue;
+            };
+            if ident != list.ident() || !list.has(&path) {
+                bad.push(format!(
+                    "{page}: {target} (docs.rs's {krate} {version} pages, built with {}, have no `{path}`)",
+                    list.header("features").unwrap_or("?")
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} docs.rs links found");
+    assert!(
+        bad.is_empty(),
+        "{} docs.rs links find nothing:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Each list was built with the features docs.rs uses for its crate version: the
+/// `[package.metadata.docs.rs]` table `cargo metadata` reads (`framework/api/docs-rs-*.tsv`),
+/// or the default features where there is none.
+#[test]
+fn docs_rs_lists_are_built_with_the_features_docs_rs_uses() {
+    use burn_migrate::report::docs_rs::LISTS;
+    let api = Path::new(env!("CARGO_MANIFEST_DIR")).join("../framework/api");
+    let words = |list: &str| -> BTreeSet<String> {
+        (list
+            .trim()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .split(','))
+        .map(|f| f.trim().trim_matches('"').to_string())
+        .filter(|f| !f.is_empty())
+        .collect()
+    };
+    for list in LISTS {
+        let tables =
+            std::fs::read_to_string(api.join(format!("docs-rs-{}.tsv", list.version))).unwrap();
+        let table = (tables.lines())
+            .find_map(|line| line.strip_prefix(list.krate)?.strip_prefix('\t'))
+            .unwrap_or_else(|| {
+                panic!("docs-rs-{}.tsv has no row for {}", list.version, list.krate)
+            });
+        let (defaults, features): (bool, BTreeSet<String>) = if table == "-" {
+            (true, BTreeSet::new())
+        } else {
+            let table: serde_json::Value = serde_json::from_str(table).unwrap();
+            let no_defaults = table["no-default-features"].as_bool() == Some(true);
+            assert_ne!(
+                table["all-features"].as_bool(),
+                Some(true),
+                "{}: all-features: list every feature (framework/api/docsrs-json.sh does)",
+                list.krate
+            );
+            let features = (table["features"].as_array().into_iter().flatten())
+                .filter_map(|f| f.as_str().map(String::from))
+                .collect();
+            (!no_defaults, features)
+        };
+        let name = format!("{} {}", list.krate, list.version);
+        assert_eq!(
+            list.header("default-features"),
+            Some(if defaults { "true" } else { "false" }),
+            "{name}: default features"
+        );
+        assert_eq!(
+            words(list.header("features").unwrap_or("?")),
+            features,
+            "{name}: features"
+        );
+        assert!(
+            list.items().count() > 20,
+            "{name}: a list of {} items",
+            list.items().count()
+        );
+    }
+    // Every list on disk is one the links are chosen from.
+    for entry in std::fs::read_dir(api.join("docsrs")).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            LISTS
+                .iter()
+                .any(|l| file == format!("{}-{}.txt", l.krate, l.version)),
+            "framework/api/docsrs/{file} is not in report::docs_rs::LISTS"
+        );
+    }
+}
+
+#[test]
+fn a_facade_item_docs_rs_does_not_build_links_to_the_crate_that_documents_it() {
+    use burn_migrate::report::docs_rs::link;
+    // burn 0.21.0 has no docs.rs table: its pages have no `train` module.
+    let learner = link("burn::train::Learner", &["struct <..>"], "0.21.0").unwrap();
+    assert_eq!(
+        (learner.krate, learner.path.as_str()),
+        ("burn-train", "burn_train::Learner")
+    );
+    let tensor = link("burn::tensor::Tensor", &["struct <..>"], "0.21.0").unwrap();
+    assert_eq!(
+        (tensor.krate, tensor.path.as_str()),
+        ("burn", "burn::tensor::Tensor")
+    );
+    assert_eq!(
+        tensor.url(),
+        "https://docs.rs/burn/0.21.0/burn/?search=burn%3A%3Atensor%3A%3ATensor"
+    );
+    assert_eq!(link("burn::train::NoSuchItem", &["struct"], "0.21.0"), None);
+    // A crate the facade re-exports as a module, behind a feature docs.rs leaves off: its root.
+    let ndarray = link(
+        "burn::backend::ndarray",
+        &["reexport module burn_ndarray"],
+        "0.21.0",
+    );
+    assert_eq!(
+        ndarray.unwrap().url(),
+        "https://docs.rs/burn-ndarray/0.21.0/burn_ndarray/?search=burn_ndarray"
+    );
 }

@@ -191,10 +191,14 @@ pub fn rule_page(rule: &Rule, backends: &BackendTable) -> String {
 }
 
 /// The Burn items a rule maps, in each release, each with a link to the docs of that exact
-/// release on docs.rs (a search for the path: the item's page address depends on how the
-/// `burn` facade re-exports it, the search finds it either way).
+/// release on docs.rs: a search for the path in the pages that show it (the item's page
+/// address depends on how the crate re-exports it, the search finds it either way). Which
+/// crate's pages show an item is read from the lists of what docs.rs builds
+/// ([`super::docs_rs`]); an item none of them shows is named without a link.
 fn api_section(rule: &Rule) -> String {
-    use crate::rules::framework::{locked_burn_version, BURN_0_21_LOCK, BURN_0_22_LOCK};
+    use crate::rules::framework::{
+        locked_burn_version, public_api_lines, BURN_0_21_LOCK, BURN_0_22_LOCK,
+    };
     let mut out = String::new();
     for (label, paths, lock) in [
         ("Burn 0.21", &rule.api.before, BURN_0_21_LOCK),
@@ -204,11 +208,17 @@ fn api_section(rule: &Rule) -> String {
             continue;
         }
         let version = locked_burn_version(lock).unwrap_or("latest");
+        let listing = public_api_lines(version).unwrap_or_default();
         let links: Vec<String> = paths
             .iter()
             .map(|path| {
-                let query = path.replace("::", "%3A%3A");
-                format!("[`{path}`](https://docs.rs/burn/{version}/burn/?search={query})")
+                let listed: Vec<&str> = (listing.lines())
+                    .filter_map(|line| line.strip_prefix(path.as_str())?.strip_prefix(' '))
+                    .collect();
+                match super::docs_rs::link(path, &listed, version) {
+                    Some(link) => format!("[`{path}`]({})", link.url()),
+                    None => format!("`{path}` (on no docs.rs page of {version})"),
+                }
             })
             .collect();
         let _ = writeln!(out, "- {label} ({version}): {}", links.join(", "));

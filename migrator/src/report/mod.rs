@@ -1,5 +1,5 @@
 //! The report wing: what people and tools read. [`emit`] renders migration reports (diffs,
-//! diagnostics, JSON), [`book`] generates the guide from the rules, [`progress`] shows the
+//! diagnostics, JSON), [`book`] generates the guide from the rules (its docs.rs links from [`docs_rs`]), [`progress`] shows the
 //! steps of long commands. The renderers of the other commands: [`migrate`] (the flow of
 //! `--check`, `--diff` and `--apply`), [`verify`], [`bench`] and [`probe`] (with `framework`).
 //! [`color`] decides when diagnostics are colored. [`Exit`] and [`error_text`] are the command line's exit codes and error messages.
@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod book;
 pub mod color;
+pub mod docs_rs;
 pub mod emit;
 pub mod findings;
 pub mod migrate;

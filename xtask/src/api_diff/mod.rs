@@ -7,6 +7,7 @@
 //!    lines differ (`changed`) become the rows of `framework/api/diff.tsv`, each mapped to the
 //!    rules that port it (`map.rs`), to `none: <reason>`, or to `unmapped`.
 
+pub mod docs_rs;
 mod map;
 mod rustdoc;
 
@@ -14,7 +15,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub fn main(args: &[String]) -> Result<(), String> {
+/// The `--json-dir DIR` and `--repo DIR` arguments of a task (`api-diff`, `docs-rs-lists`):
+/// the JSON directory if given, and the repository (by default the one this xtask is in).
+pub fn json_dir_and_repo(
+    task: &str,
+    args: &[String],
+) -> Result<(Option<PathBuf>, PathBuf), String> {
     let mut json_dir = None;
     let mut repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut it = args.iter();
@@ -26,9 +32,25 @@ pub fn main(args: &[String]) -> Result<(), String> {
                 ))
             }
             "--repo" => repo = PathBuf::from(it.next().ok_or("--repo needs a directory")?),
-            other => return Err(format!("api-diff: unexpected argument `{other}`")),
+            other => return Err(format!("{task}: unexpected argument `{other}`")),
         }
     }
+    Ok((json_dir, repo))
+}
+
+/// The rustdoc JSON files in `dir` (`<crate>.json`), loaded, in name order.
+pub fn load_docs(dir: &Path) -> Result<Vec<rustdoc::Doc>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files.iter().map(|f| rustdoc::Doc::load(f)).collect()
+}
+
+pub fn main(args: &[String]) -> Result<(), String> {
+    let (json_dir, repo) = json_dir_and_repo("api-diff", args)?;
     let repo = repo
         .canonicalize()
         .map_err(|e| format!("{}: {e}", repo.display()))?;
@@ -126,16 +148,7 @@ fn burn_version(lock: &Path) -> Result<String, String> {
 
 /// The public API of one version, from the JSON files in `dir`.
 fn list_version(dir: &Path) -> Result<BTreeSet<String>, String> {
-    let mut docs = vec![];
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    for f in files {
-        docs.push(rustdoc::Doc::load(&f)?);
-    }
+    let docs = load_docs(dir)?;
     let names: Vec<String> = docs.iter().map(|d| d.name.clone()).collect();
     if !names.iter().any(|n| n == "burn") {
         eprintln!(
