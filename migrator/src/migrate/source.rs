@@ -511,7 +511,7 @@ fn parse_piece(text: &str, edition: Edition) -> (GreenNode, usize) {
 }
 
 /// Std macros whose parenthesized arguments are ordinary expressions.
-const EXPRESSION_MACROS: &[&str] = &[
+pub(crate) const EXPRESSION_MACROS: &[&str] = &[
     "println",
     "print",
     "eprintln",

@@ -4,7 +4,7 @@
 //! position.
 
 use ra_ap_syntax::ast;
-use ra_ap_syntax::{AstNode, TextRange, TextSize};
+use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
@@ -27,116 +27,25 @@ pub const TRANSFORM: Transform = Transform {
 pub fn run(ctx: &mut FileCtx) {
     for list in ctx.nodes::<ast::GenericArgList>() {
         let scope = ctx.backends_in_scope(list.syntax());
-        drop_backend_args(ctx, &list, &scope, TextSize::from(0));
+        drop_backend_args(ctx, &list, &scope, &|range| range);
     }
-    let calls: Vec<ast::MacroCall> = (ctx.nodes::<ast::TokenTree>())
-        .filter_map(|tree| tree.syntax().parent().and_then(ast::MacroCall::cast))
-        .collect();
-    for call in calls {
-        let scope = ctx.backends_in_scope(call.syntax());
-        let text = ctx.file.text.clone();
-        port_macro_input(ctx, &call, &text, TextSize::from(0), &scope, 0);
-    }
-}
-
-/// The standard library's macros whose input is Rust expressions (the format macros' first
-/// argument a literal): `vec![Tensor::<B, 2>::zeros(..), ..]`, `assert_eq!(x, Tensor::<B, 1>::..)`.
-/// The parser leaves any macro's input as tokens; these are read as the expressions they are.
-/// (`matches!` takes a pattern, so it is not one of them.)
-const EXPRESSION_MACROS: &[&str] = &[
-    "vec",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
-    "debug_assert_eq",
-    "debug_assert_ne",
-    "format",
-    "print",
-    "println",
-    "eprint",
-    "eprintln",
-    "write",
-    "writeln",
-    "panic",
-    "dbg",
-];
-
-/// Drops the backend arguments written in the input of an expression macro (and of the
-/// expression macros inside it): the input is parsed on its own, as an array (`vec![x; n]`) or
-/// a tuple of expressions, and each argument list in it is judged with `scope`, the backends
-/// in scope at the outermost call. Input that does not parse as such is left alone. `text` is
-/// what `call`'s ranges index (the file, or the parsed input of the macro around it); `shift`
-/// takes its offsets to the file's.
-fn port_macro_input(
-    ctx: &mut FileCtx,
-    call: &ast::MacroCall,
-    text: &str,
-    shift: TextSize,
-    scope: &[BackendParam],
-    depth: usize,
-) {
-    let Some(path) = call.path() else { return };
-    let names = crate::util::syntax::segment_names(&path);
-    let is_std = match names.as_slice() {
-        [name] => EXPRESSION_MACROS.contains(&name.as_str()),
-        [root, name] => {
-            matches!(root.as_str(), "std" | "core" | "alloc")
-                && EXPRESSION_MACROS.contains(&name.as_str())
+    // The input of `vec![..]`, `assert_eq!(..)` and the other expression macros, judged with
+    // the backends in scope at the call.
+    for input in super::macro_input::expression_macro_inputs(ctx, "<") {
+        let scope = ctx.backends_in_scope(&input.call);
+        for list in (input.root.syntax().descendants()).filter_map(ast::GenericArgList::cast) {
+            drop_backend_args(ctx, &list, &scope, &|range| input.in_file(range));
         }
-        _ => false,
-    };
-    let Some(tree) = call.token_tree() else {
-        return;
-    };
-    let (Some(open), Some(close)) = (tree.left_delimiter_token(), tree.right_delimiter_token())
-    else {
-        return;
-    };
-    if !is_std || depth > 8 || open.text_range().end() > close.text_range().start() {
-        return;
-    }
-    let input = &text[TextRange::new(open.text_range().end(), close.text_range().start())];
-    if !input.contains('<') {
-        return;
-    }
-    let (open_wrap, close_wrap) = match names.last().is_some_and(|n| n == "vec") {
-        true => ("[", "]"),
-        false => ("(", ",)"),
-    };
-    let prefix = format!("fn input() {{ {open_wrap}");
-    let fragment = format!("{prefix}{input}{close_wrap}; }}");
-    let parse = ast::SourceFile::parse(&fragment, ctx.file.edition);
-    if !parse.errors().is_empty() {
-        return;
-    }
-    // The fragment's offsets to the file's: the input starts where the prefix ends.
-    let Some(start) =
-        (u32::from(shift) + u32::from(open.text_range().end())).checked_sub(prefix.len() as u32)
-    else {
-        return;
-    };
-    let shift = TextSize::from(start);
-    let root = parse.tree();
-    for list in root
-        .syntax()
-        .descendants()
-        .filter_map(ast::GenericArgList::cast)
-    {
-        drop_backend_args(ctx, &list, scope, shift);
-    }
-    for inner in root.syntax().descendants().filter_map(ast::MacroCall::cast) {
-        port_macro_input(ctx, &inner, &fragment, shift, scope, depth + 1);
     }
 }
 
-/// Drops the backend arguments of one generic argument list, judged with `scope`; `shift`
-/// takes the list's offsets to the file's (a macro's parsed input, or zero).
+/// Drops the backend arguments of one generic argument list, judged with `scope`; `in_file`
+/// takes the list's ranges to the file's (from a macro's parsed input).
 fn drop_backend_args(
     ctx: &mut FileCtx,
     list: &ast::GenericArgList,
     scope: &[BackendParam],
-    shift: TextSize,
+    in_file: &dyn Fn(TextRange) -> TextRange,
 ) {
     if in_std_path(list) || owner_is_phantom_data(list) {
         // `std::any::type_name::<B>()`, `core::mem::size_of::<B>()`: the standard library
@@ -212,14 +121,14 @@ fn drop_backend_args(
     match remove_list_elements(&elements, &remove) {
         // The list goes whole, `::` of a turbofish included (it is part of the list node).
         None => ctx.push(Change::delete(
-            list.syntax().text_range() + shift,
+            in_file(list.syntax().text_range()),
             RuleId::BackendGenericArg,
             message,
         )),
         Some(ranges) => {
             for range in ranges {
                 ctx.push(Change::delete(
-                    range + shift,
+                    in_file(range),
                     RuleId::BackendGenericArg,
                     message.clone(),
                 ));

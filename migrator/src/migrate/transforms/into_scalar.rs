@@ -23,63 +23,69 @@ pub const TRANSFORM: Transform = Transform {
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.nodes::<ast::MethodCallExpr>() {
-        if !is_plain_call(&call, "into_scalar") {
-            continue;
-        }
-        let Some(name) = call.name_ref() else {
-            continue;
+        let partner = compared_with(&call).or_else(|| asserted_equal_to(&call));
+        port_call(ctx, &call, partner);
+    }
+}
+
+/// Ports one `x.into_scalar()`; `partner` is what it is compared with.
+fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr, partner: Option<ast::Expr>) {
+    if !is_plain_call(call, "into_scalar") {
+        return;
+    }
+    let Some(name) = call.name_ref() else {
+        return;
+    };
+    let parent = call.syntax().parent().and_then(ast::MethodCallExpr::cast);
+    let elem = parent.clone().filter(|p| {
+        p.name_ref().is_some_and(|n| n.text() == "elem")
+            && p.arg_list().is_some_and(|a| a.args().next().is_none())
+    });
+    if let Some(elem) = elem {
+        let target = match elem.generic_arg_list() {
+            Some(list) => Some(
+                ctx.file
+                    .slice(list.syntax().text_range())
+                    .trim_start_matches("::")
+                    .to_string(),
+            ),
+            None => context_type(ctx, elem.syntax()).map(|t| format!("<{t}>")),
         };
-        let parent = call.syntax().parent().and_then(ast::MethodCallExpr::cast);
-        let elem = parent.clone().filter(|p| {
-            p.name_ref().is_some_and(|n| n.text() == "elem")
-                && p.arg_list().is_some_and(|a| a.args().next().is_none())
-        });
-        if let Some(elem) = elem {
-            let target = match elem.generic_arg_list() {
-                Some(list) => Some(
-                    ctx.file
-                        .slice(list.syntax().text_range())
-                        .trim_start_matches("::")
-                        .to_string(),
-                ),
-                None => context_type(ctx, elem.syntax()).map(|t| format!("<{t}>")),
-            };
-            match target {
-                Some(target) => ask_for_element(ctx, &name, elem.syntax(), &target),
-                None => ctx.push(Change::manual(
-                    elem.syntax().text_range(),
-                    RuleId::IntoScalarType,
-                    "name the element type: `into_scalar::<f32>()` (or the type this value needs)",
-                )),
-            }
-            continue;
-        }
-        // `into_scalar().to_f64()`: `ToElement`'s conversion of the backend's element to a
-        // type that is itself an element in 0.22 is that element asked for directly.
-        let conversion = (parent.as_ref()).and_then(|p| {
-            let method = p.name_ref()?.text().to_string();
-            let element = method
-                .strip_prefix("to_")
-                .filter(|t| ELEMENTS.contains(t))?;
-            is_plain_call(p, &method).then(|| (p.clone(), element.to_string()))
-        });
-        if let Some((conversion, element)) = conversion {
-            ask_for_element(ctx, &name, conversion.syntax(), &format!("<{element}>"));
-            continue;
-        }
-        // Compared with a literal: the literal says which element the 0.21 code read.
-        if let Some(element) = compared_literal_element(&call) {
-            ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
-            continue;
-        }
-        // A place that asks for a scalar type lets the compiler infer the element type.
-        if context_type(ctx, call.syntax()).is_none() {
-            ctx.push(Change::manual(
-                call.syntax().text_range(),
+        match target {
+            Some(target) => ask_for_element(ctx, &name, elem.syntax(), &target),
+            None => ctx.push(Change::manual(
+                elem.syntax().text_range(),
                 RuleId::IntoScalarType,
-                "`into_scalar` is generic over the element type in Burn 0.22: write `into_scalar::<f32>()` (or the type this value needs)",
-            ));
+                "name the element type: `into_scalar::<f32>()` (or the type this value needs)",
+            )),
         }
+        return;
+    }
+    // `into_scalar().to_f64()`: `ToElement`'s conversion of the backend's element to a
+    // type that is itself an element in 0.22 is that element asked for directly.
+    let conversion = (parent.as_ref()).and_then(|p| {
+        let method = p.name_ref()?.text().to_string();
+        let element = method
+            .strip_prefix("to_")
+            .filter(|t| ELEMENTS.contains(t))?;
+        is_plain_call(p, &method).then(|| (p.clone(), element.to_string()))
+    });
+    if let Some((conversion, element)) = conversion {
+        ask_for_element(ctx, &name, conversion.syntax(), &format!("<{element}>"));
+        return;
+    }
+    // Compared with a literal: the literal says which element the 0.21 code read.
+    if let Some(element) = partner.and_then(|p| literal_element(&p)) {
+        ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
+        return;
+    }
+    // A place that asks for a scalar type lets the compiler infer the element type.
+    if context_type(ctx, call.syntax()).is_none() {
+        ctx.push(Change::manual(
+            call.syntax().text_range(),
+            RuleId::IntoScalarType,
+            "`into_scalar` is generic over the element type in Burn 0.22: write `into_scalar::<f32>()` (or the type this value needs)",
+        ));
     }
 }
 
@@ -101,27 +107,59 @@ const ELEMENTS: [&str; 10] = [
     "f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8",
 ];
 
-/// The element to ask for where `call` (`x.into_scalar()`) is compared (`<`, `==`, ..) with a
-/// number literal, as in `assert!(diff.into_scalar() < 1e-6)`, whose element type 0.22 cannot
-/// infer. In 0.21 the value was the backend's element and the literal took its type, so the
-/// literal's kind tells the tensor's: a float literal, a float tensor, read as `f32`, the
-/// float element of every 0.21 backend unless its type names another (`NdArray<f64>`, which
-/// `backend-element-generics` reports); an integer literal, an int tensor, read as `i64`,
-/// which holds every 0.21 int element exactly, so the comparison is the same. A suffix
-/// (`1e-6f64`, `0u8`) names the element itself.
-fn compared_literal_element(call: &ast::MethodCallExpr) -> Option<String> {
+/// What `call` is compared with (`<`, `==`, ..), as in `if x.into_scalar() > 0.5`.
+fn compared_with(call: &ast::MethodCallExpr) -> Option<ast::Expr> {
     let comparison = ast::BinExpr::cast(call.syntax().parent()?)?;
     if !matches!(comparison.op_kind()?, ast::BinaryOp::CmpOp(_)) {
         return None;
     }
     let (lhs, rhs) = (comparison.lhs()?, comparison.rhs()?);
-    let other = if lhs.syntax() == call.syntax() {
+    Some(if lhs.syntax() == call.syntax() {
         rhs
     } else {
         lhs
+    })
+}
+
+/// What `call` is asserted equal (or unequal) to: the other of the two values of an
+/// `assert_eq!`, `assert_ne!` or their `debug_` forms, which the parse opens into a call of
+/// `assert_eq_(..)` (`source::open_expression_macros`).
+fn asserted_equal_to(call: &ast::MethodCallExpr) -> Option<ast::Expr> {
+    let arguments = ast::ArgList::cast(call.syntax().parent()?)?;
+    let assertion = ast::CallExpr::cast(arguments.syntax().parent()?)?;
+    let ast::Expr::PathExpr(callee) = assertion.expr()? else {
+        return None;
     };
-    let literal = match other {
-        ast::Expr::Literal(literal) => literal,
+    let name = callee.path()?.as_single_name_ref()?.text().to_string();
+    let opened = name.strip_suffix('_')?;
+    if !matches!(
+        opened,
+        "assert_eq" | "assert_ne" | "debug_assert_eq" | "debug_assert_ne"
+    ) {
+        return None;
+    }
+    let mut values = arguments.args();
+    let (first, second) = (values.next()?, values.next()?);
+    if first.syntax() == call.syntax() {
+        Some(second)
+    } else if second.syntax() == call.syntax() {
+        Some(first)
+    } else {
+        None
+    }
+}
+
+/// The element to ask for where `x.into_scalar()` is compared with `partner`, a number
+/// literal (`assert!(diff.into_scalar() < 1e-6)`, `assert_eq!(n.into_scalar(), 3)`), whose
+/// element type 0.22 cannot infer. In 0.21 the value was the backend's element and the
+/// literal took its type, so the literal's kind tells the tensor's: a float literal, a float
+/// tensor, read as `f32`, the float element of every 0.21 backend unless its type names
+/// another (`NdArray<f64>`, which `backend-element-generics` reports); an integer literal, an
+/// int tensor, read as `i64`, which holds every 0.21 int element exactly, so the comparison is
+/// the same. A suffix (`1e-6f64`, `0u8`) names the element itself.
+fn literal_element(partner: &ast::Expr) -> Option<String> {
+    let literal = match partner {
+        ast::Expr::Literal(literal) => literal.clone(),
         ast::Expr::PrefixExpr(negated) if negated.op_kind() == Some(ast::UnaryOp::Neg) => {
             match negated.expr()? {
                 ast::Expr::Literal(literal) => literal,
