@@ -303,7 +303,7 @@ pub fn findings(
         }
         let message = if used.backend_type {
             format!(
-                "`{}` is a Burn 0.21 backend type, which the port removes; burn-migrate does not rewrite macro input: write this without it by hand (a `Device` value picks the backend)",
+                "`{}` is a Burn 0.21 backend type, which the port removes; burn-migrate rewrites the input of std's expression macros only: write this without it by hand (a `Device` value picks the backend)",
                 used.name
             )
         } else {
