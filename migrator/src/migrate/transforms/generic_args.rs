@@ -29,8 +29,8 @@ pub fn run(ctx: &mut FileCtx) {
         let scope = ctx.backends_in_scope(list.syntax());
         drop_backend_args(ctx, &list, &scope, &|range| range);
     }
-    // The input of `vec![..]`, `assert_eq!(..)` and the other expression macros, judged with
-    // the backends in scope at the call.
+    // The input of `vec![..]` (and of std's expression macros called through a path), which the
+    // parse leaves as tokens, judged with the backends in scope at the call.
     for input in super::macro_input::expression_macro_inputs(ctx, "<") {
         let scope = ctx.backends_in_scope(&input.call);
         for list in (input.root.syntax().descendants()).filter_map(ast::GenericArgList::cast) {
