@@ -492,6 +492,21 @@ fn a_device_constant_is_reported() {
     assert_eq!(manual.len(), 1, "{manual:?}");
 }
 
+/// A device made in a closure inside a constant (`LazyLock::new(|| ..)`) is made at run time:
+/// its port compiles as it is, and nothing is reported (burn-lm's `INFERENCE_DEVICE`).
+#[test]
+fn a_device_made_lazily_in_a_constant_is_not_reported() {
+    let text = "use burn::backend::ndarray::NdArrayDevice;\n\npub const DEVICE: std::sync::LazyLock<NdArrayDevice> =\n    std::sync::LazyLock::new(|| NdArrayDevice::Cpu);\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains(
+            "std::sync::LazyLock<Device> =\n    std::sync::LazyLock::new(|| Device::flex());"
+        ),
+        "{out}"
+    );
+    assert!(manual.is_empty(), "{manual:?}\n{out}");
+}
+
 /// A generic alias of a backend wrapper (`type G<IB> = Autodiff<IB>;`) is a backend whatever
 /// it wraps: it goes, and `G<B::InnerBackend>` loses its place as a backend argument (loractl's
 /// block-checkpointed step).

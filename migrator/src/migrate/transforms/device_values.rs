@@ -264,8 +264,11 @@ fn report_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: us
         else {
             continue;
         };
+        // A closure (`LazyLock::new(|| Device::flex())`) or function inside the item runs at
+        // run time, not in its const initializer.
         let item = token
             .parent_ancestors()
+            .take_while(|n| !ast::ClosureExpr::can_cast(n.kind()) && !ast::Fn::can_cast(n.kind()))
             .find(|n| ast::Const::can_cast(n.kind()) || ast::Static::can_cast(n.kind()));
         if let Some(item) = item {
             let name = ast::Const::cast(item.clone())
