@@ -2,7 +2,7 @@
 //! in Burn 0.22 `into_scalar` is generic over the element type the caller wants. A bare `into_scalar()` whose type
 //! nothing pins down is reported.
 
-use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
+use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
@@ -23,13 +23,12 @@ pub const TRANSFORM: Transform = Transform {
 
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.nodes::<ast::MethodCallExpr>() {
-        let partner = compared_with(&call).or_else(|| asserted_equal_to(&call));
-        port_call(ctx, &call, partner);
+        port_call(ctx, &call);
     }
 }
 
-/// Ports one `x.into_scalar()`; `partner` is what it is compared with.
-fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr, partner: Option<ast::Expr>) {
+/// Ports one `x.into_scalar()`.
+fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr) {
     if !is_plain_call(call, "into_scalar") {
         return;
     }
@@ -74,8 +73,9 @@ fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr, partner: Option<ast:
         ask_for_element(ctx, &name, conversion.syntax(), &format!("<{element}>"));
         return;
     }
-    // Compared with a literal: the literal says which element the 0.21 code read.
-    if let Some(element) = partner.and_then(|p| literal_element(&p)) {
+    // Compared with a literal, or read with a float's own method: that says which element
+    // the 0.21 code read.
+    if let Some(element) = implied_element(call) {
         ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
         return;
     }
@@ -107,25 +107,98 @@ const ELEMENTS: [&str; 10] = [
     "f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8",
 ];
 
-/// What `call` is compared with (`<`, `==`, ..), as in `if x.into_scalar() > 0.5`.
-fn compared_with(call: &ast::MethodCallExpr) -> Option<ast::Expr> {
-    let comparison = ast::BinExpr::cast(call.syntax().parent()?)?;
+/// Methods of `f32`/`f64` that integers do not have: a scalar read with one was a float.
+const FLOAT_METHODS: &[&str] = &[
+    "is_finite",
+    "is_nan",
+    "is_infinite",
+    "is_normal",
+    "sqrt",
+    "exp",
+    "ln",
+    "log10",
+    "log2",
+    "powf",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "fract",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+];
+
+/// The element `x.into_scalar()` read in 0.21, where its uses say: the value itself, or the
+/// `let` without a type it initializes (`let diff = x.into_scalar();`) through the uses of that
+/// name in the rest of the block, is compared with a number literal (`literal_element`) or
+/// read with a float's own method (`is_finite()`: `f32`).
+fn implied_element(call: &ast::MethodCallExpr) -> Option<String> {
+    if let Some(element) = element_implied_at(call.syntax()) {
+        return Some(element);
+    }
+    let binding = ast::LetStmt::cast(call.syntax().parent()?)?;
+    if binding.ty().is_some() {
+        return None;
+    }
+    let ast::Pat::IdentPat(pattern) = binding.pat()? else {
+        return None;
+    };
+    let name = pattern.name()?.text().to_string();
+    let block = binding.syntax().parent()?;
+    let after = binding.syntax().text_range().end();
+    // Uses up to the next `let` of the same name, which would be another value.
+    let until = (block.children().filter_map(ast::LetStmt::cast))
+        .filter(|l| l.syntax().text_range().start() >= after)
+        .find(|l| binds(l, &name))
+        .map_or(block.text_range().end(), |l| {
+            l.syntax().text_range().start()
+        });
+    (block.descendants())
+        .filter(|node| node.text_range().start() >= after && node.text_range().end() <= until)
+        .filter_map(ast::PathExpr::cast)
+        .filter(|use_| single_name(use_).as_deref() == Some(name.as_str()))
+        .find_map(|use_| element_implied_at(use_.syntax()))
+}
+
+/// The element the place of the scalar value at `value` implies (see `implied_element`).
+fn element_implied_at(value: &SyntaxNode) -> Option<String> {
+    let partner = compared_with(value).or_else(|| asserted_equal_to(value));
+    if let Some(element) = partner.and_then(|p| literal_element(&p)) {
+        return Some(element);
+    }
+    let method = ast::MethodCallExpr::cast(value.parent()?)?;
+    let is_receiver = method.receiver().is_some_and(|r| r.syntax() == value);
+    let name = method.name_ref()?.text().to_string();
+    (is_receiver && FLOAT_METHODS.contains(&name.as_str())).then(|| "f32".to_string())
+}
+
+/// Whether `binding` is `let name ..` (a plain name, `mut` or not).
+fn binds(binding: &ast::LetStmt, name: &str) -> bool {
+    matches!(binding.pat(), Some(ast::Pat::IdentPat(p)) if p.name().is_some_and(|n| n.text() == name))
+}
+
+/// The name a path expression is, when it is one name (`tol`).
+fn single_name(path: &ast::PathExpr) -> Option<String> {
+    Some(path.path()?.as_single_name_ref()?.text().to_string())
+}
+
+/// What the value at `value` is compared with (`<`, `==`, ..), as in `if x.into_scalar() > 0.5`.
+fn compared_with(value: &SyntaxNode) -> Option<ast::Expr> {
+    let comparison = ast::BinExpr::cast(value.parent()?)?;
     if !matches!(comparison.op_kind()?, ast::BinaryOp::CmpOp(_)) {
         return None;
     }
     let (lhs, rhs) = (comparison.lhs()?, comparison.rhs()?);
-    Some(if lhs.syntax() == call.syntax() {
-        rhs
-    } else {
-        lhs
-    })
+    Some(if lhs.syntax() == value { rhs } else { lhs })
 }
 
 /// What `call` is asserted equal (or unequal) to: the other of the two values of an
 /// `assert_eq!`, `assert_ne!` or their `debug_` forms, which the parse opens into a call of
 /// `assert_eq_(..)` (`source::open_expression_macros`).
-fn asserted_equal_to(call: &ast::MethodCallExpr) -> Option<ast::Expr> {
-    let arguments = ast::ArgList::cast(call.syntax().parent()?)?;
+fn asserted_equal_to(value: &SyntaxNode) -> Option<ast::Expr> {
+    let arguments = ast::ArgList::cast(value.parent()?)?;
     let assertion = ast::CallExpr::cast(arguments.syntax().parent()?)?;
     let ast::Expr::PathExpr(callee) = assertion.expr()? else {
         return None;
@@ -140,9 +213,9 @@ fn asserted_equal_to(call: &ast::MethodCallExpr) -> Option<ast::Expr> {
     }
     let mut values = arguments.args();
     let (first, second) = (values.next()?, values.next()?);
-    if first.syntax() == call.syntax() {
+    if first.syntax() == value {
         Some(second)
-    } else if second.syntax() == call.syntax() {
+    } else if second.syntax() == value {
         Some(first)
     } else {
         None
@@ -158,6 +231,9 @@ fn asserted_equal_to(call: &ast::MethodCallExpr) -> Option<ast::Expr> {
 /// int tensor, read as `i64`, which holds every 0.21 int element exactly, so the comparison is
 /// the same. A suffix (`1e-6f64`, `0u8`) names the element itself.
 fn literal_element(partner: &ast::Expr) -> Option<String> {
+    if let ast::Expr::PathExpr(name) = partner {
+        return literal_element(&bound_literal(name)?);
+    }
     let literal = match partner {
         ast::Expr::Literal(literal) => literal.clone(),
         ast::Expr::PrefixExpr(negated) if negated.op_kind() == Some(ast::UnaryOp::Neg) => {
@@ -178,6 +254,32 @@ fn literal_element(partner: &ast::Expr) -> Option<String> {
         None if float => Some("f32".to_string()),
         None => Some("i64".to_string()),
     }
+}
+
+/// The number literal a name stands for where a `let` without a type before it, in a block
+/// around it, binds it to one (`let tol = 0.01;` for `tol`).
+fn bound_literal(name: &ast::PathExpr) -> Option<ast::Expr> {
+    let wanted = single_name(name)?;
+    let at = name.syntax().text_range().start();
+    for block in name.syntax().ancestors().filter_map(ast::StmtList::cast) {
+        let binding = (block.statements())
+            .filter_map(|statement| match statement {
+                ast::Stmt::LetStmt(binding) => Some(binding),
+                _ => None,
+            })
+            .filter(|binding| binding.syntax().text_range().end() <= at)
+            .filter(|binding| binds(binding, &wanted))
+            .last();
+        if let Some(binding) = binding {
+            return match (binding.ty(), binding.initializer()?) {
+                (None, literal @ (ast::Expr::Literal(_) | ast::Expr::PrefixExpr(_))) => {
+                    Some(literal)
+                }
+                _ => None,
+            };
+        }
+    }
+    None
 }
 
 /// A method call `recv.name()` with no turbofish and no arguments.
