@@ -904,3 +904,14 @@ fn tensor_data_fields_that_are_moved_or_written_are_left_to_a_person() {
     assert!(port.contains("data.shape[0] = first;"), "{port}");
     assert_eq!(manual, [RuleKey::from(RuleId::TensordataFields); 4]);
 }
+
+/// A read ported through the accessor keeps the file's own text around it: the parse opens
+/// `dbg!(x)` into a call (`dbg_(x)`), which must not leak into the port.
+#[test]
+fn tensor_data_reads_keep_an_expression_macro_in_their_receiver() {
+    let (port, manual) = port(
+        "use burn::prelude::*;\n\npub fn rows<B: Backend>(x: Tensor<B, 2>) -> usize {\n    dbg!(x).to_data().shape[0]\n}\n",
+    );
+    assert!(port.contains("dbg!(x).to_data().shape()[0]"), "{port}");
+    assert!(manual.is_empty(), "{manual:?}");
+}

@@ -65,7 +65,7 @@ pub fn run(ctx: &mut FileCtx) {
         if !is_data {
             continue;
         }
-        match accessor_rewrite(&field, &name) {
+        match accessor_rewrite(ctx, &field, &name) {
             Some((range, text)) => ctx.push(Change::edit(
                 range,
                 text,
@@ -113,8 +113,13 @@ const SHAPE_READS: &[&str] = &[
 /// `data.shape.dims()` (a `&self` method) -> `data.shape()[i]`, `data.shape().dims()`;
 /// `&data.shape` -> `data.shape()`. `None` for a write (`data.shape = ..`, `&mut data.shape`,
 /// `data.shape[0] = 2`), a move of the owned field, and `bytes`.
-fn accessor_rewrite(field: &ast::FieldExpr, name: &str) -> Option<(TextRange, String)> {
-    let text = format!("{}()", field.syntax().text());
+fn accessor_rewrite(
+    ctx: &FileCtx,
+    field: &ast::FieldExpr,
+    name: &str,
+) -> Option<(TextRange, String)> {
+    // The file's own text: the tree's has `dbg!(..)` & co. opened into calls.
+    let text = format!("{}()", ctx.file.slice(field.syntax().text_range()));
     let parent = field.syntax().parent()?;
     match name {
         "dtype" if !is_written(field.syntax()) => Some((field.syntax().text_range(), text)),
