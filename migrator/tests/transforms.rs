@@ -915,3 +915,20 @@ fn tensor_data_reads_keep_an_expression_macro_in_their_receiver() {
     assert!(port.contains("dbg!(x).to_data().shape()[0]"), "{port}");
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+/// `let shape = &x.to_data().shape;` borrows a field of a temporary that the `let` keeps
+/// alive; `x.to_data().shape()` would borrow it through a call, which does not (E0716): such a
+/// borrow is left to a person, a borrow of a variable's field is ported.
+#[test]
+fn a_borrowed_field_of_temporary_tensor_data_is_left_to_a_person() {
+    let (port, manual) = port(
+        "use burn::prelude::*;\n\npub fn rows<B: Backend>(x: Tensor<B, 2>) -> usize {\n    let shape = &x.to_data().shape;\n    let first = &x.to_data().shape[0];\n    let data = x.to_data();\n    let own = &data.shape;\n    shape[0] + *first + own[0]\n}\n",
+    );
+    assert!(port.contains("let shape = &x.to_data().shape;"), "{port}");
+    assert!(
+        port.contains("let first = &x.to_data().shape[0];"),
+        "{port}"
+    );
+    assert!(port.contains("let own = data.shape();"), "{port}");
+    assert_eq!(manual, [RuleKey::from(RuleId::TensordataFields); 2]);
+}

@@ -112,7 +112,8 @@ const SHAPE_READS: &[&str] = &[
 /// `data.dtype` by value (a `DType` is `Copy`) -> `data.dtype()`; `data.shape[i]` and
 /// `data.shape.dims()` (a `&self` method) -> `data.shape()[i]`, `data.shape().dims()`;
 /// `&data.shape` -> `data.shape()`. `None` for a write (`data.shape = ..`, `&mut data.shape`,
-/// `data.shape[0] = 2`), a move of the owned field, and `bytes`.
+/// `data.shape[0] = 2`), a move of the owned field, a borrow of a temporary's field, and
+/// `bytes`.
 fn accessor_rewrite(
     ctx: &FileCtx,
     field: &ast::FieldExpr,
@@ -121,12 +122,21 @@ fn accessor_rewrite(
     // The file's own text: the tree's has `dbg!(..)` & co. opened into calls.
     let text = format!("{}()", ctx.file.slice(field.syntax().text_range()));
     let parent = field.syntax().parent()?;
+    // `&x.to_data().shape` (or `&..shape[0]`) in a `let` borrows a temporary that the `let`
+    // keeps alive; `shape()` borrows it through a call, which does not: it stays a person's.
+    let on_a_temporary = !matches!(field.expr(), Some(ast::Expr::PathExpr(_)));
+    let borrowed = |expr: &SyntaxNode| {
+        on_a_temporary
+            && expr
+                .parent()
+                .is_some_and(|p| ast::RefExpr::can_cast(p.kind()))
+    };
     match name {
         "dtype" if !is_written(field.syntax()) => Some((field.syntax().text_range(), text)),
         "shape" => {
             if let Some(index) = ast::IndexExpr::cast(parent.clone()) {
                 let is_base = index.base().is_some_and(|b| b.syntax() == field.syntax());
-                return (is_base && !is_written(index.syntax()))
+                return (is_base && !is_written(index.syntax()) && !borrowed(index.syntax()))
                     .then(|| (field.syntax().text_range(), text));
             }
             if let Some(call) = ast::MethodCallExpr::cast(parent.clone()) {
@@ -138,8 +148,8 @@ fn accessor_rewrite(
                     .then(|| (field.syntax().text_range(), text));
             }
             let borrow = ast::RefExpr::cast(parent)?;
-            (borrow.mut_token().is_none() && borrow.raw_token().is_none())
-                .then(|| (borrow.syntax().text_range(), text))
+            let shared = borrow.mut_token().is_none() && borrow.raw_token().is_none();
+            (shared && !borrowed(field.syntax())).then(|| (borrow.syntax().text_range(), text))
         }
         _ => None,
     }
