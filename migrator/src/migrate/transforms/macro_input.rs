@@ -8,6 +8,8 @@
 //! parsed input and shifts the ranges of its edits back into the file.
 
 use ra_ap_syntax::ast;
+use std::sync::Arc;
+
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::FileCtx;
@@ -38,80 +40,63 @@ pub fn expression_macro_inputs(ctx: &FileCtx, needle: &str) -> Vec<MacroInput> {
     let calls: Vec<ast::MacroCall> = (ctx.nodes::<ast::TokenTree>())
         .filter_map(|tree| tree.syntax().parent().and_then(ast::MacroCall::cast))
         .collect();
+    // Each call's input, then the expression macros inside it (parsed from that input, so
+    // their ranges index its text): (call, the text its ranges index, what takes that text's
+    // offsets to the file's, how deep).
     let mut inputs = Vec::new();
     for call in calls {
         let outer = call.syntax().clone();
-        collect(
-            ctx,
-            &call,
-            &ctx.file.text,
-            TextSize::from(0),
-            &outer,
-            needle,
-            0,
-            &mut inputs,
-        );
+        let mut pending = vec![(call, Arc::clone(&ctx.file.text), TextSize::from(0), 0)];
+        while let Some((call, text, shift, depth)) = pending.pop() {
+            let Some((root, fragment, shift)) = parse_input(ctx, &call, &text, shift, needle)
+            else {
+                continue;
+            };
+            if depth < 8 {
+                let inner = root.syntax().descendants().filter_map(ast::MacroCall::cast);
+                pending.extend(inner.map(|call| (call, Arc::clone(&fragment), shift, depth + 1)));
+            }
+            inputs.push(MacroInput {
+                call: outer.clone(),
+                root,
+                shift,
+            });
+        }
     }
     inputs
 }
 
-/// Parses `call`'s input (ranges into `text`, which `shift` takes to the file's) and the
-/// expression macros inside it.
-#[allow(clippy::too_many_arguments)]
-fn collect(
+/// `call`'s input parsed on its own, when it is an expression macro's and holds `needle`:
+/// the tree, its text, and what takes its offsets to the file's (`text`'s ranges are `call`'s,
+/// `shift` takes them to the file's).
+fn parse_input(
     ctx: &FileCtx,
     call: &ast::MacroCall,
     text: &str,
     shift: TextSize,
-    outer: &SyntaxNode,
     needle: &str,
-    depth: usize,
-    out: &mut Vec<MacroInput>,
-) {
-    let Some(name) = expression_macro_name(call) else {
-        return;
-    };
-    let Some(tree) = call.token_tree() else {
-        return;
-    };
-    let (Some(open), Some(close)) = (tree.left_delimiter_token(), tree.right_delimiter_token())
-    else {
-        return;
-    };
+) -> Option<(ast::SourceFile, Arc<str>, TextSize)> {
+    let name = expression_macro_name(call)?;
+    let tree = call.token_tree()?;
+    let (open, close) = (tree.left_delimiter_token()?, tree.right_delimiter_token()?);
     let (start, end) = (open.text_range().end(), close.text_range().start());
-    if depth > 8 || start > end || !text[TextRange::new(start, end)].contains(needle) {
-        return;
+    if start > end || !text[TextRange::new(start, end)].contains(needle) {
+        return None;
     }
-    let input = &text[TextRange::new(start, end)];
     let (open_wrap, close_wrap) = match name == "vec" {
         true => ("[", "]"),
         false => ("(", ",)"),
     };
     let prefix = format!("fn f(){{{open_wrap}");
+    let input = &text[TextRange::new(start, end)];
     let fragment = format!("{prefix}{input}{close_wrap};}}");
     let parse = ast::SourceFile::parse(&fragment, ctx.file.edition);
     if !parse.errors().is_empty() {
-        return;
+        return None;
     }
     // The input starts where the prefix ends.
-    let Some(at) = (u32::from(shift) + u32::from(start)).checked_sub(prefix.len() as u32) else {
-        return;
-    };
-    let root = parse.tree();
-    let inner: Vec<ast::MacroCall> = root
-        .syntax()
-        .descendants()
-        .filter_map(ast::MacroCall::cast)
-        .collect();
-    let shift = TextSize::from(at);
-    out.push(MacroInput {
-        call: outer.clone(),
-        root,
-        shift,
-    });
-    for call in inner {
-        collect(ctx, &call, &fragment, shift, outer, needle, depth + 1, out);
-    }
+    let at = (u32::from(shift) + u32::from(start)).checked_sub(prefix.len() as u32)?;
+    Some((parse.tree(), Arc::from(fragment), TextSize::from(at)))
 }
 
 /// The name of a standard-library expression macro (`vec`, `std::assert_eq`), else `None`.
