@@ -469,12 +469,16 @@ fn a_generic_parameter_is_not_another_files_alias_of_that_name() {
 }
 
 /// Backend functions called through a concrete backend (`<crate::Infer as Backend>::sync`)
-/// are ported or reported as through a backend parameter (burn-lm's inference client).
+/// are ported or reported as through a backend parameter (burn-lm's inference client): the
+/// device functions become device methods, the others are reported.
 #[test]
 fn backend_functions_through_a_concrete_backend_are_ported_or_reported() {
-    let text = "use burn::backend::NdArray;\nuse burn::tensor::backend::Backend;\n\npub type Infer = NdArray;\n\npub fn cleanup(device: &<Infer as Backend>::Device) {\n    <Infer as Backend>::memory_cleanup(device);\n    <Infer as Backend>::sync(device).unwrap();\n}\n";
+    let text = "use burn::backend::NdArray;\nuse burn::tensor::backend::Backend;\n\npub type Infer = NdArray;\n\npub fn cleanup(device: &<Infer as Backend>::Device) -> String {\n    <Infer as Backend>::memory_cleanup(device);\n    <Infer as Backend>::sync(device).unwrap();\n    <Infer as Backend>::name(device)\n}\n";
     let (out, manual) = port(text);
-    assert!(out.contains("device.sync().unwrap();"), "{out}");
+    assert!(
+        out.contains("    device.memory_cleanup();\n    device.sync().unwrap();"),
+        "{out}"
+    );
     let rule: RuleKey = RuleId::BackendAssociatedItem.into();
     assert_eq!(manual, vec![rule], "{out}");
 }

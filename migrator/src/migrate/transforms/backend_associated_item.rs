@@ -5,21 +5,15 @@
 use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
+use super::backend_calls;
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::{path_as_ident, segment_name};
 
-/// Associated items other rules rewrite.
-const HANDLED: &[&str] = &[
-    "Device",
-    "InnerBackend",
-    "seed",
-    "sync",
-    "ad_enabled",
-    "Gradients",
-];
+/// Associated items other rules rewrite, besides the device methods of `backend_calls`.
+const HANDLED: &[&str] = &["Device", "InnerBackend", "Gradients"];
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::BackendAssociatedItem),
@@ -41,7 +35,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let item = segment_name(&segment);
-        if HANDLED.contains(&item.as_str()) {
+        if HANDLED.contains(&item.as_str()) || backend_calls::is_device_method(&item) {
             continue;
         }
         // Cheap tests first: an anchor (`<X as Backend>`), a module path to a name the

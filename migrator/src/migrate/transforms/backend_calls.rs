@@ -1,6 +1,7 @@
 //! Calls of backend functions that became device methods: `B::seed(&device, seed)` ->
 //! `device.seed(seed)`, `B::sync(&device)` -> `device.sync()` and `B::ad_enabled(&device)` ->
-//! `device.is_autodiff()`.
+//! `device.is_autodiff()`, and the other functions of the backend that take a device and are
+//! methods of 0.22's `Device` (`B::memory_cleanup(&device)` -> `device.memory_cleanup()`).
 
 use ra_ap_syntax::ast::{self, HasArgList};
 use ra_ap_syntax::AstNode;
@@ -16,6 +17,7 @@ pub const TRANSFORM: Transform = Transform {
     run,
     emits: &[
         RuleId::BackendAdEnabled,
+        RuleId::BackendDeviceMethods,
         RuleId::BackendSeed,
         RuleId::BackendSync,
     ],
@@ -26,6 +28,38 @@ pub const TRANSFORM: Transform = Transform {
     findings_outlive_edits: false,
 };
 
+/// 0.21's `Backend` functions that take a device and are methods of 0.22.1's `Device`
+/// (burn-backend 0.21.0 `backend/base.rs`, burn-tensor 0.22.1 `device.rs`): the 0.21 name, the
+/// 0.22 method, how many arguments the function takes and which one is the device. The other
+/// arguments keep their order.
+const DEVICE_METHODS: [(&str, &str, usize, usize, RuleId); 7] = [
+    ("seed", "seed", 2, 0, RuleId::BackendSeed),
+    ("sync", "sync", 1, 0, RuleId::BackendSync),
+    ("ad_enabled", "is_autodiff", 1, 0, RuleId::BackendAdEnabled),
+    (
+        "memory_cleanup",
+        "memory_cleanup",
+        1,
+        0,
+        RuleId::BackendDeviceMethods,
+    ),
+    (
+        "memory_persistent_allocations",
+        "memory_persistent_allocations",
+        3,
+        0,
+        RuleId::BackendDeviceMethods,
+    ),
+    (
+        "supports_dtype",
+        "supports_dtype",
+        2,
+        0,
+        RuleId::BackendDeviceMethods,
+    ),
+    ("staging", "staging", 2, 1, RuleId::BackendDeviceMethods),
+];
+
 pub fn run(ctx: &mut FileCtx) {
     for call in ctx.nodes::<ast::CallExpr>() {
         let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
@@ -33,11 +67,10 @@ pub fn run(ctx: &mut FileCtx) {
         };
         let Some(path) = callee.path() else { continue };
         let names = segment_names(&path);
-        let (rule, method) = match names.last().map(String::as_str) {
-            Some("seed") => (RuleId::BackendSeed, "seed"),
-            Some("sync") => (RuleId::BackendSync, "sync"),
-            Some("ad_enabled") => (RuleId::BackendAdEnabled, "is_autodiff"),
-            _ => continue,
+        let Some(&(_, method, arity, device_at, rule)) =
+            (names.last()).and_then(|name| DEVICE_METHODS.iter().find(|entry| entry.0 == name))
+        else {
+            continue;
         };
         let Some(qualifier) = path.qualifier() else {
             continue;
@@ -50,29 +83,26 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let args: Vec<ast::Expr> = args.args().collect();
-        let (device, rest) = match (method, args.as_slice()) {
-            ("seed", [device, seed]) => (device, Some(seed)),
-            ("sync" | "is_autodiff", [device]) => (device, None),
-            _ => {
-                ctx.push(Change::manual(
-                    call.syntax().text_range(),
-                    rule,
-                    format!("call `device.{method}(..)`"),
-                ));
-                continue;
-            }
-        };
-        let receiver = match device {
+        if args.len() != arity {
+            ctx.push(Change::manual(
+                call.syntax().text_range(),
+                rule,
+                format!("call `device.{method}(..)`"),
+            ));
+            continue;
+        }
+        let receiver = match &args[device_at] {
             ast::Expr::RefExpr(r) => r.expr().map(|e| receiver_text(ctx, &e)),
             other => Some(receiver_text(ctx, other)),
         };
         let Some(receiver) = receiver else { continue };
-        let argument = rest
-            .map(|a| ctx.file.slice(a.syntax().text_range()).to_string())
-            .unwrap_or_default();
+        let arguments: Vec<&str> = (args.iter().enumerate())
+            .filter(|(at, _)| *at != device_at)
+            .map(|(_, arg)| ctx.file.slice(arg.syntax().text_range()))
+            .collect();
         ctx.push(Change::edit(
             call.syntax().text_range(),
-            format!("{receiver}.{method}({argument})"),
+            format!("{receiver}.{method}({})", arguments.join(", ")),
             rule,
             format!("`{method}` is a method of the device in Burn 0.22"),
         ));
@@ -90,4 +120,9 @@ fn receiver_text(ctx: &FileCtx, expr: &ast::Expr) -> String {
         | ast::Expr::ParenExpr(_) => text,
         _ => format!("({text})"),
     }
+}
+
+/// Whether `name` is a function of 0.21's `Backend` that this transform makes a device method.
+pub(super) fn is_device_method(name: &str) -> bool {
+    DEVICE_METHODS.iter().any(|entry| entry.0 == name)
 }
