@@ -936,3 +936,44 @@ fn a_borrowed_field_of_temporary_tensor_data_is_left_to_a_person() {
     assert!(port.contains("let own = data.shape();"), "{port}");
     assert_eq!(manual, [RuleKey::from(RuleId::TensordataFields); 2]);
 }
+
+/// `recorder-calls` ports a recorder call only where its meaning is certain: a record read
+/// beyond `load_record` (here cloned into a field), a device argument that computes something,
+/// and bytes another recorder wrote stay with `recorder-types`.
+#[test]
+fn recorder_calls_whose_meaning_is_uncertain_stay_reported() {
+    let text = r#"use burn::nn::Linear;
+use burn::prelude::*;
+use burn::record::{BinBytesRecorder, CompactRecorder, FullPrecisionSettings, Recorder};
+
+pub fn kept<B: Backend>(model: Linear<B>, device: &B::Device) -> Linear<B> {
+    let record = CompactRecorder::new().load("/tmp/a".into(), device).unwrap();
+    let copy = record.clone();
+    model.load_record(copy)
+}
+
+pub fn made_device<B: Backend>(model: Linear<B>) -> Linear<B> {
+    let record = CompactRecorder::new().load("/tmp/b".into(), &Default::default()).unwrap();
+    model.load_record(record)
+}
+
+pub fn two_recorders<B: Backend>(model: Linear<B>, device: &B::Device) -> Linear<B> {
+    let writer = BinBytesRecorder::<FullPrecisionSettings>::new();
+    let reader = BinBytesRecorder::<FullPrecisionSettings>::new();
+    let bytes = writer.record(model.clone().into_record(), ()).unwrap();
+    let record = reader.load(bytes, device).unwrap();
+    model.load_record(record)
+}
+"#;
+    let (out, manual) = port(text);
+    assert!(!out.contains("ModuleRecord::load"), "{out}");
+    assert!(!out.contains("ModuleRecord::from_bytes"), "{out}");
+    // The writer's `record` is certain and ported; the reader stays, reported.
+    assert!(
+        out.contains("let bytes = model.clone().into_record().into_bytes().map(|bytes| bytes.to_vec()).unwrap();"),
+        "{out}"
+    );
+    assert!(out.contains("let reader = BinBytesRecorder"), "{out}");
+    let rule: RuleKey = RuleId::RecorderTypes.into();
+    assert!(manual.contains(&rule), "{out}");
+}

@@ -51,6 +51,7 @@ mod optimizer_bounds;
 mod optimizer_init;
 mod phantom;
 mod record_files;
+mod recorder_calls;
 mod recorder_variable;
 mod step;
 mod tensordata_fields;

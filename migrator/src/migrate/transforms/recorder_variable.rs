@@ -1,12 +1,14 @@
 //! `let recorder = CompactRecorder::new();` whose every use was the recorder argument of a
 //! `save_file`/`load_file` call: those calls lose the argument (`save-file-recorder`,
 //! `load-file-recorder`), so the variable names nothing the port needs, and its type is gone
-//! from Burn 0.22. The `let` goes with them, rather than staying for a person to delete.
+//! from Burn 0.22. The `let` goes with them, rather than staying for a person to delete. So
+//! does one whose other uses are `record`/`load` calls that `recorder-calls` ports.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::FileCtx;
+use super::recorder_calls;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
@@ -38,7 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
         if binding
             .initializer()
             .is_some_and(|init| builds_a_burn_recorder(ctx, &init))
-            && only_recorder_arguments(&binding, &name)
+            && only_recorder_arguments(ctx, &binding, &name)
         {
             unused.push(binding);
         }
@@ -50,7 +52,7 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.push(Change::delete(
             line_removal_range(binding.syntax()),
             RuleId::RecorderVariable,
-            "the recorder served only `save_file`/`load_file` arguments, which Burn 0.22 does not take",
+            "the recorder served only `save_file`/`load_file` arguments and calls the port rewrites; Burn 0.22 has no recorders",
         ));
     }
 }
@@ -74,7 +76,7 @@ fn builds_a_burn_recorder(ctx: &FileCtx, init: &ast::Expr) -> bool {
 /// Whether every use of `name` after `binding`, in its block, is the recorder argument of a
 /// `save_file(path, recorder)` or `load_file(path, recorder, device)` call (written `name` or
 /// `&name`), and there is one.
-fn only_recorder_arguments(binding: &ast::LetStmt, name: &str) -> bool {
+fn only_recorder_arguments(ctx: &FileCtx, binding: &ast::LetStmt, name: &str) -> bool {
     let Some(block) = binding.syntax().parent() else {
         return false;
     };
@@ -84,7 +86,24 @@ fn only_recorder_arguments(binding: &ast::LetStmt, name: &str) -> bool {
         .filter(|n| n.text() == name && n.syntax().text_range().start() >= after)
         .map(|n| n.syntax().clone())
         .collect();
-    !uses.is_empty() && uses.iter().all(is_recorder_argument)
+    !uses.is_empty()
+        && uses
+            .iter()
+            .all(|name_ref| is_recorder_argument(name_ref) || receives_a_ported_call(ctx, name_ref))
+}
+
+/// `name_ref` is the receiver of a `record`/`load` call that `recorder-calls` ports.
+fn receives_a_ported_call(ctx: &FileCtx, name_ref: &SyntaxNode) -> bool {
+    let Some(receiver) = name_ref.ancestors().find_map(ast::PathExpr::cast) else {
+        return false;
+    };
+    (receiver.syntax().parent())
+        .and_then(ast::MethodCallExpr::cast)
+        .filter(|call| {
+            call.receiver()
+                .is_some_and(|r| *r.syntax() == *receiver.syntax())
+        })
+        .is_some_and(|call| recorder_calls::is_ported(ctx, &call))
 }
 
 /// `name_ref` is the whole recorder argument of a `save_file`/`load_file` call.
