@@ -483,17 +483,55 @@ fn backend_functions_through_a_concrete_backend_are_ported_or_reported() {
     assert_eq!(manual, vec![rule], "{out}");
 }
 
-/// A device constant has no 0.22 form with the same shape (`Device`'s constructors are not
-/// `const fn`): the port of its initializer is reported, with the `LazyLock` static to write.
+/// A device constant that some file names by value has no 0.22 form with the same shape
+/// (`Device`'s constructors are not `const fn`, and a `LazyLock` is no `Device`): the port of
+/// its initializer is reported, with the `LazyLock` static to write. Another file's `&DEVICE`
+/// is left as it is.
 #[test]
-fn a_device_constant_is_reported() {
-    let text = "use burn::backend::ndarray::NdArrayDevice;\n\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n";
-    let (out, manual) = port(text);
+fn a_device_constant_used_by_value_is_reported() {
+    let defined = "use burn::backend::ndarray::NdArrayDevice;\n\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n";
+    let used = "use burn::backend::ndarray::NdArrayDevice;\nuse crate::DEVICE;\n\npub fn device() -> NdArrayDevice {\n    DEVICE\n}\n\npub fn borrowed() -> NdArrayDevice {\n    let device = &crate::DEVICE;\n    device.clone()\n}\n";
+    let out = port_files(&[("lib.rs", defined), ("use.rs", used)]);
     assert!(
-        out.contains("pub const DEVICE: Device = Device::flex();"),
-        "{out}"
+        out[0].contains("pub const DEVICE: Device = Device::flex();"),
+        "{}",
+        out[0]
     );
-    assert_eq!(manual.len(), 1, "{manual:?}");
+    assert!(
+        out[1].contains("let device = &crate::DEVICE;"),
+        "{}",
+        out[1]
+    );
+    let (_, manual) = port(defined);
+    assert!(
+        manual.is_empty(),
+        "alone, the constant is ported: {manual:?}"
+    );
+}
+
+/// A device constant used only by reference and as a receiver becomes a `LazyLock` static,
+/// and every `&DEVICE` of the workspace (qualified or imported) reads the `Device` in it.
+#[test]
+fn a_device_constant_used_by_reference_becomes_a_lazy_static() {
+    let defined = "use burn::backend::ndarray::NdArrayDevice;\n\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n";
+    let used = "use burn::backend::NdArray;\nuse burn::tensor::Tensor;\nuse crate::DEVICE;\n\npub fn zeros() -> Tensor<NdArray, 1> {\n    let device = &crate::DEVICE;\n    let same = DEVICE.clone();\n    Tensor::zeros([2], &DEVICE).to_device(device).to_device(&same)\n}\n";
+    let out = port_files(&[("lib.rs", defined), ("use.rs", used)]);
+    assert!(
+        out[0].contains("pub static DEVICE: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| Device::flex());"),
+        "{}",
+        out[0]
+    );
+    assert!(
+        out[1].contains("let device = &*crate::DEVICE;"),
+        "{}",
+        out[1]
+    );
+    assert!(
+        out[1].contains("Tensor::zeros([2], &*DEVICE)"),
+        "{}",
+        out[1]
+    );
+    assert!(out[1].contains("let same = DEVICE.clone();"), "{}", out[1]);
 }
 
 /// A device made in a closure inside a constant (`LazyLock::new(|| ..)`) is made at run time:

@@ -61,6 +61,8 @@ pub struct FileNames {
     local_items: HashSet<String>,
     /// What the file calls Burn's crates (`nn` for `burn` after `nn = { package = "burn" }`).
     crates: CrateNames,
+    /// Names of the constants the file defines (`const DEVICE: NdArrayDevice = ..;`).
+    consts: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
@@ -140,6 +142,16 @@ pub struct Index {
     /// Names of the generic free functions the workspace defines (not methods: a method's
     /// name says nothing about which type's method a call reaches).
     workspace_generic_fns: HashSet<String>,
+    /// The workspace's constants that some file uses by value: named other than behind `&`, as
+    /// a method's receiver or a field's owner (`f(DEVICE)`, `let d: T = DEVICE;`). Only these
+    /// need the constant's own type: a `&DEVICE` or `DEVICE.clone()` works through `Deref`.
+    consts_used_by_value: HashSet<String>,
+    /// Constants the port makes `LazyLock` statics (`Device`'s constructors are not `const
+    /// fn`): every constant of the name is a Burn 0.21 device value (`NdArrayDevice::Cpu`,
+    /// `WgpuDevice::default()`), and no file uses one by value. Their uses by reference read
+    /// through the `LazyLock` (`&*DEVICE`), since `&LazyLock<Device>` is no `&Device` where a
+    /// parameter is generic (`impl Into<TensorCreationOptions>`).
+    pub lazy_device_consts: HashSet<String>,
 }
 
 /// The items of every file that can have generic parameters (ADTs, traits, aliases,
@@ -370,6 +382,8 @@ impl Index {
             workspace_burn_glob,
             workspace_items,
             workspace_generic_fns,
+            consts_used_by_value,
+            lazy_device_consts,
         } = self;
         *backend_associated_types == other.backend_associated_types
             && *bound_by_impls == other.bound_by_impls
@@ -393,6 +407,8 @@ impl Index {
             && *workspace_burn_glob == other.workspace_burn_glob
             && *workspace_items == other.workspace_items
             && *workspace_generic_fns == other.workspace_generic_fns
+            && *consts_used_by_value == other.consts_used_by_value
+            && *lazy_device_consts == other.lazy_device_consts
     }
 
     /// The index of `files` (the workspace's, as a slice of files or of references to them:
@@ -427,6 +443,14 @@ impl Index {
             index
                 .workspace_items
                 .extend(names.local_items.iter().cloned());
+        }
+        let consts: HashSet<&str> = (index.files.iter())
+            .flat_map(|names| names.consts.iter().map(String::as_str))
+            .collect();
+        if !consts.is_empty() {
+            index.consts_used_by_value = (files.par_iter())
+                .flat_map_iter(|f| consts_used_by_value(&f.borrow().text, &consts))
+                .collect();
         }
         // Every step below looks at the generic-capable items (traits, aliases, ADTs,
         // functions, impls) only.
@@ -483,6 +507,7 @@ impl Index {
             })
             .collect();
         index.collect_aliases(&items);
+        index.collect_lazy_device_consts(&items);
         index.inherit_alias_branches(&items);
         // What each item's type parameters are bounded by and passed to: all the syntax the
         // rounds below need, read once and in parallel.
@@ -496,6 +521,39 @@ impl Index {
             index.collect_items(&items, &owner_facts);
         }
         index
+    }
+
+    fn collect_lazy_device_consts(&mut self, items: &FileItems) {
+        let mut device_only: HashMap<String, bool> = HashMap::new();
+        for (file, constant) in items.of::<ast::Const>() {
+            let Some(name) = constant.name() else {
+                continue;
+            };
+            let device = constant
+                .body()
+                .is_some_and(|value| self.is_device_value(file, &value));
+            *device_only.entry(name.text().to_string()).or_insert(true) &= device;
+        }
+        self.lazy_device_consts = (device_only.into_iter())
+            .filter(|(name, device)| *device && !self.consts_used_by_value.contains(name))
+            .map(|(name, _)| name)
+            .collect();
+    }
+
+    /// Whether `value` is a Burn 0.21 device, all of it: a variant or constructor of a backend's
+    /// device type (`NdArrayDevice::Cpu`, `WgpuDevice::DiscreteGpu(0)`, `CudaDevice::default()`).
+    fn is_device_value(&self, file: usize, value: &ast::Expr) -> bool {
+        let path = match value {
+            ast::Expr::CallExpr(call) => match call.expr() {
+                Some(ast::Expr::PathExpr(callee)) => callee.path(),
+                _ => None,
+            },
+            ast::Expr::PathExpr(value) => value.path(),
+            _ => None,
+        };
+        (path.and_then(|p| p.qualifier()))
+            .and_then(|ty| self.burn_backend_name(file, &ty))
+            .is_some_and(|name| self.backend_of_device_type(&name).is_some())
     }
 
     fn collect_backend_associated_types(&mut self, items: &FileItems) {
@@ -1864,6 +1922,7 @@ fn file_facts(
     let mut generic_items = Vec::new();
     let wanted = |kind| {
         ast::Use::can_cast(kind)
+            || ast::Const::can_cast(kind)
             || ast::AnyHasGenericParams::can_cast(kind)
             || ast::Adt::can_cast(kind)
             || ast::Trait::can_cast(kind)
@@ -1876,6 +1935,9 @@ fn file_facts(
                 collect_use_tree(&tree, &mut Vec::new(), &mut names, crates);
             }
             continue;
+        }
+        if let Some(name) = ast::Const::cast(node.clone()).and_then(|c| c.name()) {
+            names.consts.insert(name.text().to_string());
         }
         if ast::AnyHasGenericParams::can_cast(kind) {
             generic_items.push(node.text_range());
@@ -1894,6 +1956,56 @@ fn file_facts(
         }
     }
     (names, generic_items)
+}
+
+/// The names among `consts` that `text` uses by value. Read from the text, not the tree, so
+/// the index walks no expressions: an identifier counts as a use by reference when `&` comes
+/// before it (past a path's qualifiers: `&crate::backends::DEVICE`) or `.` after it; its
+/// definition (`const`, `static`) and a single-path `use` are no uses. Anything else counts,
+/// a mention in a comment or string too: the answer errs towards "by value".
+fn consts_used_by_value(text: &str, consts: &HashSet<&str>) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if !is_ident(bytes[at]) || (at > 0 && is_ident(bytes[at - 1])) {
+            at += 1;
+            continue;
+        }
+        let end = (at..bytes.len())
+            .find(|&i| !is_ident(bytes[i]))
+            .unwrap_or(bytes.len());
+        let word = &text[at..end];
+        if consts.contains(word) && !found.iter().any(|f| f == word) && !by_reference(text, at, end)
+        {
+            found.push(word.to_string());
+        }
+        at = end;
+    }
+    found
+}
+
+/// Whether the identifier at `start..end` of `text` is used by reference, defined, or
+/// imported (see `consts_used_by_value`).
+fn by_reference(text: &str, start: usize, end: usize) -> bool {
+    let after = text[end..].trim_start();
+    if after.starts_with('.') && !after.starts_with("..") {
+        return true;
+    }
+    // Back over the path's qualifiers (`crate::backends::`), then read what precedes it.
+    let mut before = text[..start].trim_end();
+    while let Some(qualifier) = before.strip_suffix("::") {
+        let qualifier = qualifier.trim_end();
+        let word_start = qualifier
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        before = qualifier[..word_start].trim_end();
+    }
+    let previous_word = (before.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .next()
+        .unwrap_or("");
+    before.ends_with('&') || matches!(previous_word, "const" | "static" | "use")
 }
 
 fn collect_use_tree(

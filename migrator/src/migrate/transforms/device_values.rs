@@ -8,7 +8,7 @@
 //! (`data_loader_devices`).
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::{device_expression, FileCtx};
 use super::step::{ImportSide, Order, Step, Transform};
@@ -33,6 +33,7 @@ pub const TRANSFORM: Transform = Transform {
         RuleId::DefaultDevice,
         RuleId::DeviceCandle,
         RuleId::DeviceCpu,
+        RuleId::DeviceConstant,
         RuleId::DeviceCuda,
         RuleId::DeviceFlex,
         RuleId::DeviceLibtorch,
@@ -85,6 +86,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     report_constant_devices(ctx, first_new, first_choice);
+    read_lazy_device_consts(ctx);
     data_loader_devices(ctx);
     creation_options_devices(ctx);
 }
@@ -243,8 +245,11 @@ fn data_loader_backend(
 
 /// A 0.21 device could be a constant (`const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;`);
 /// `Device`'s constructors are not `const fn`, so the port of such an initializer does not
-/// compile: it is reported, with the form that does (a `LazyLock` static). The changes and
-/// device choices this run made start at `first_new` and `first_choice`.
+/// compile. A constant that is the device and nothing else, and that no file of the workspace
+/// uses by value (`Index::lazy_device_consts`), becomes a `LazyLock` static: `DEVICE.clone()`
+/// and method calls work through its `Deref`, and `read_lazy_device_consts` writes each
+/// `&DEVICE` as `&*DEVICE`. Any other such item is reported, with that form. The changes and device choices this run made start at `first_new` and
+/// `first_choice`.
 fn report_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: usize) {
     let mut found = Vec::new();
     let chosen = &ctx.device_choices[first_choice..];
@@ -271,24 +276,78 @@ fn report_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: us
             .take_while(|n| !ast::ClosureExpr::can_cast(n.kind()) && !ast::Fn::can_cast(n.kind()))
             .find(|n| ast::Const::can_cast(n.kind()) || ast::Static::can_cast(n.kind()));
         if let Some(item) = item {
-            let name = ast::Const::cast(item.clone())
-                .and_then(|c| c.name())
-                .or_else(|| ast::Static::cast(item.clone()).and_then(|s| s.name()))
-                .map_or_else(|| "DEVICE".to_string(), |n| n.text().to_string());
-            found.push((
-                item.text_range(),
-                change.rule,
-                name,
-                replacement.to_string(),
-            ));
+            found.push((item, change.range, change.rule, replacement.to_string()));
         }
     }
-    found.dedup_by_key(|(range, ..)| *range);
-    for (range, rule, name, device) in found {
+    found.dedup_by_key(|(item, ..)| item.text_range());
+    for (item, device_range, rule, device) in found {
+        let name = ast::Const::cast(item.clone())
+            .and_then(|c| c.name())
+            .or_else(|| ast::Static::cast(item.clone()).and_then(|s| s.name()))
+            .map_or_else(|| "DEVICE".to_string(), |n| n.text().to_string());
+        let lazy = format!("std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| {device})");
+        let constant =
+            ast::Const::cast(item.clone()).filter(|_| ctx.index.lazy_device_consts.contains(&name));
+        let parts = constant.as_ref().and_then(|c| {
+            let body = c
+                .body()
+                .filter(|b| b.syntax().text_range() == device_range)?;
+            Some((c.const_token()?, c.ty()?, body))
+        });
+        if let Some((keyword, ty, body)) = parts {
+            ctx.push(Change::edit(
+                keyword.text_range(),
+                "static",
+                RuleId::DeviceConstant,
+                "`Device`'s constructors are not `const fn`: the device is made on first use",
+            ));
+            ctx.push(Change::edit(
+                TextRange::new(
+                    ty.syntax().text_range().start(),
+                    body.syntax().text_range().end(),
+                ),
+                lazy,
+                RuleId::DeviceConstant,
+                format!("`{device}` is made on first use (`LazyLock`)"),
+            ));
+            ctx.need_import("burn::tensor::Device");
+            continue;
+        }
         ctx.push(Change::manual(
-            range,
+            item.text_range(),
             rule,
-            format!("`{device}` is not a `const fn`: write `static {name}: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| {device});`"),
+            format!("`{device}` is not a `const fn`: write `static {name}: {lazy};`"),
+        ));
+    }
+}
+
+/// `&DEVICE` of a constant the port makes a `LazyLock` static (`report_constant_devices`)
+/// becomes `&*DEVICE`: a `&Device`, which a parameter generic over what it takes
+/// (`impl Into<TensorCreationOptions>`) accepts, and `&LazyLock<Device>` is not.
+fn read_lazy_device_consts(ctx: &mut FileCtx) {
+    if ctx.index.lazy_device_consts.is_empty() {
+        return;
+    }
+    let mut reads = Vec::new();
+    // Rare enough to walk the tree for: `FileCtx::nodes` does not list references.
+    for reference in ctx.root().descendants().filter_map(ast::RefExpr::cast) {
+        let Some(ast::Expr::PathExpr(value)) = reference.expr() else {
+            continue;
+        };
+        let named = (value.path().and_then(|p| p.segment()))
+            .filter(|segment| segment.generic_arg_list().is_none())
+            .and_then(|segment| segment.name_ref())
+            .is_some_and(|name| ctx.index.lazy_device_consts.contains(name.text()));
+        if named && reference.mut_token().is_none() {
+            reads.push(value.syntax().text_range().start());
+        }
+    }
+    for at in reads {
+        ctx.push(Change::insert(
+            at,
+            "*",
+            RuleId::DeviceConstant,
+            "the device constant is a `LazyLock` static: `&*` reads the `Device` in it",
         ));
     }
 }
