@@ -1015,3 +1015,33 @@ pub fn two_recorders<B: Backend>(model: Linear<B>, device: &B::Device) -> Linear
     let rule: RuleKey = RuleId::RecorderTypes.into();
     assert!(manual.contains(&rule), "{out}");
 }
+
+/// A device constant chosen by `cfg` beside branches that are `LazyLock`s already (burn-lm's
+/// `INFERENCE_DEVICE`): `&*DEVICE` reads a `&Device` from each, so the constant is ported.
+#[test]
+fn a_device_constant_beside_lazy_branches_becomes_a_lazy_static() {
+    let text = "use burn::backend::ndarray::NdArrayDevice;\nuse burn::backend::wgpu::WgpuDevice;\n\n#[cfg(feature = \"gpu\")]\npub const DEVICE: std::sync::LazyLock<WgpuDevice> = std::sync::LazyLock::new(|| WgpuDevice::default());\n#[cfg(not(feature = \"gpu\"))]\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n\npub fn name() -> String {\n    let device = &DEVICE;\n    format!(\"{device:?}\")\n}\n";
+    let (out, manual) = port(text);
+    assert!(
+        out.contains("pub static DEVICE: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| Device::flex());"),
+        "{out}"
+    );
+    assert!(out.contains("let device = &*DEVICE;"), "{out}");
+    assert!(manual.is_empty(), "{manual:?}\n{out}");
+}
+
+/// A project's re-export of Burn's backend trait goes, and so do the imports of it elsewhere
+/// in the workspace (burn-lm's `use burn_lm_inference::Backend;`, E0432 at no finding).
+#[test]
+fn an_import_of_a_reexported_backend_trait_goes() {
+    let lib = "pub use burn::prelude::Backend;\npub mod model;\n";
+    let model = "use burn::tensor::Tensor;\nuse crate::Backend;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.clone() + x\n}\n";
+    let out = port_files(&[("lib.rs", lib), ("model.rs", model)]);
+    assert!(!out[0].contains("Backend"), "{}", out[0]);
+    assert!(!out[1].contains("Backend"), "{}", out[1]);
+    assert!(
+        out[1].contains("pub fn double(x: Tensor<1>) -> Tensor<1>"),
+        "{}",
+        out[1]
+    );
+}

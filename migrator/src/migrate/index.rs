@@ -147,8 +147,9 @@ pub struct Index {
     /// need the constant's own type: a `&DEVICE` or `DEVICE.clone()` works through `Deref`.
     consts_used_by_value: HashSet<String>,
     /// Constants the port makes `LazyLock` statics (`Device`'s constructors are not `const
-    /// fn`): every constant of the name is a Burn 0.21 device value (`NdArrayDevice::Cpu`,
-    /// `WgpuDevice::default()`), and no file uses one by value. Their uses by reference read
+    /// fn`): some constant of the name is a Burn 0.21 device value (`NdArrayDevice::Cpu`,
+    /// `WgpuDevice::default()`), every other one is a `LazyLock` already, and no file uses one
+    /// by value. Their uses by reference read
     /// through the `LazyLock` (`&*DEVICE`), since `&LazyLock<Device>` is no `&Device` where a
     /// parameter is generic (`impl Into<TensorCreationOptions>`).
     pub lazy_device_consts: HashSet<String>,
@@ -524,18 +525,28 @@ impl Index {
     }
 
     fn collect_lazy_device_consts(&mut self, items: &FileItems) {
-        let mut device_only: HashMap<String, bool> = HashMap::new();
+        // Per name: whether some constant of it is a device value, and whether every one is a
+        // device value or already a `LazyLock` (`cfg` branches: burn-lm's other backends).
+        let mut kinds: HashMap<String, (bool, bool)> = HashMap::new();
         for (file, constant) in items.of::<ast::Const>() {
             let Some(name) = constant.name() else {
                 continue;
             };
-            let device = constant
-                .body()
-                .is_some_and(|value| self.is_device_value(file, &value));
-            *device_only.entry(name.text().to_string()).or_insert(true) &= device;
+            let value = constant.body();
+            let device = value
+                .as_ref()
+                .is_some_and(|v| self.is_device_value(file, v));
+            let lazy = value.as_ref().is_some_and(is_lazy_value);
+            let (some_device, all_readable) = kinds
+                .entry(name.text().to_string())
+                .or_insert((false, true));
+            *some_device |= device;
+            *all_readable &= device || lazy;
         }
-        self.lazy_device_consts = (device_only.into_iter())
-            .filter(|(name, device)| *device && !self.consts_used_by_value.contains(name))
+        self.lazy_device_consts = (kinds.into_iter())
+            .filter(|(name, (some_device, all_readable))| {
+                *some_device && *all_readable && !self.consts_used_by_value.contains(name)
+            })
             .map(|(name, _)| name)
             .collect();
     }
@@ -1956,6 +1967,25 @@ fn file_facts(
         }
     }
     (names, generic_items)
+}
+
+/// `LazyLock::new(..)` (or `once_cell`'s `Lazy::new(..)`): a value whose `&*` is what it holds.
+fn is_lazy_value(value: &ast::Expr) -> bool {
+    let ast::Expr::CallExpr(call) = value else {
+        return false;
+    };
+    let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+        return false;
+    };
+    let names = callee.path().map(|p| segment_names(&p)).unwrap_or_default();
+    matches!(
+        names
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        [.., "LazyLock" | "Lazy", "new"]
+    )
 }
 
 /// The names among `consts` that `text` uses by value. Read from the text, not the tree, so

@@ -250,6 +250,26 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     if from_burn && (last == "Backend" || last == "AutodiffBackend") {
         return true;
     }
+    // A project module's or crate's re-export of Burn's backend traits
+    // (`use burn_lm_inference::Backend;` of a `pub use burn::prelude::Backend;`): the index
+    // reads the file's `Backend` as Burn's (its bounds go), and the re-export goes with the
+    // other backend imports, so this import goes too.
+    let local = tree
+        .rename()
+        .and_then(|r| r.name())
+        .map_or_else(|| last.clone(), |n| n.text().to_string());
+    let reexported = (!from_burn)
+        .then(|| ctx.index.burn_name_of(ctx.file_id, None, &local))
+        .flatten();
+    if matches!(reexported.as_deref(), Some("Backend" | "AutodiffBackend")) {
+        record_removal(
+            ctx,
+            tree,
+            RuleId::BackendImports,
+            "a re-export of Burn's backend trait, which Burn 0.22 removed",
+        );
+        return true;
+    }
     // 0.21 code imported the `Optimizer` trait to call `step`; in 0.22 `step` is inherent to
     // `ModuleOptimizer` and `Optimizer` names the trait for writing optimizers.
     let from_optim = module.last().is_some_and(|m| m == "optim");
