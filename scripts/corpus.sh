@@ -33,6 +33,12 @@ if [[ -z "${BURN_MIGRATE:-}" ]]; then
     (cd "$repo" && CARGO_TARGET_DIR="$repo/target" cargo build --release --quiet -p burn-migrate)
 fi
 mkdir -p "$work"
+# utoipa-swagger-ui's build script downloads Swagger UI from GitHub, which this machine cannot
+# reach: point it at the same release, fetched from crates.io (scripts/corpus-prep/swagger-ui.sh).
+if [[ -z "${SWAGGER_UI_DOWNLOAD_URL:-}" ]]; then
+    SWAGGER_UI_DOWNLOAD_URL=$("$repo/scripts/corpus-prep/swagger-ui.sh")
+    export SWAGGER_UI_DOWNLOAD_URL
+fi
 
 printf '%-13s %8s %6s %6s %6s %7s %8s %6s  %s\n' project apply_s fixed manual left errors reported others failing_packages
 while IFS=$'\t' read -r name folder scope prep args check_prep; do
