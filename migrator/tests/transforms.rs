@@ -1044,4 +1044,11 @@ fn an_import_of_a_reexported_backend_trait_goes() {
         "{}",
         out[1]
     );
+
+    // Without a re-export, another crate's `Backend` is its own (mere's storage trait from a
+    // crate without Burn, which the index does not read): its import stays.
+    let model = "use burn::prelude::Backend;\nuse burn::tensor::Tensor;\n\npub fn double<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    x.clone() + x\n}\n";
+    let store = "use storage::Backend as _;\nuse storage::MemoryBackend;\n\npub fn open() -> MemoryBackend {\n    MemoryBackend::default()\n}\n";
+    let out = port_files(&[("model.rs", model), ("store.rs", store)]);
+    assert!(out[1].contains("use storage::Backend as _;"), "{}", out[1]);
 }

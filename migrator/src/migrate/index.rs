@@ -63,6 +63,8 @@ pub struct FileNames {
     crates: CrateNames,
     /// Names of the constants the file defines (`const DEVICE: NdArrayDevice = ..;`).
     consts: HashSet<String>,
+    /// Names the file re-exports from a Burn crate (`pub use burn::prelude::Backend;`).
+    burn_reexports: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
@@ -1241,6 +1243,11 @@ impl Index {
         std::iter::once(name).chain(imported_as)
     }
 
+    /// Whether some workspace file re-exports `name` from Burn (`pub use burn::prelude::Backend;`).
+    pub fn reexports_burn_name(&self, name: &str) -> bool {
+        self.files.iter().any(|f| f.burn_reexports.contains(name))
+    }
+
     /// Burn's name for a name some workspace file imports from Burn (and so may re-export),
     /// when no workspace item of that name could be what is meant instead.
     fn reexported_burn_name(&self, name: &str) -> Option<String> {
@@ -1943,7 +1950,20 @@ fn file_facts(
         let kind = node.kind();
         if let Some(use_item) = ast::Use::cast(node.clone()) {
             if let Some(tree) = use_item.use_tree() {
+                let public = ast::HasVisibility::visibility(&use_item).is_some();
+                let imported_before: HashSet<String> = if public {
+                    names.burn_imports.keys().cloned().collect()
+                } else {
+                    HashSet::new()
+                };
                 collect_use_tree(&tree, &mut Vec::new(), &mut names, crates);
+                if public {
+                    let added: Vec<String> = (names.burn_imports.keys())
+                        .filter(|name| !imported_before.contains(*name))
+                        .cloned()
+                        .collect();
+                    names.burn_reexports.extend(added);
+                }
             }
             continue;
         }

@@ -258,7 +258,14 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         .rename()
         .and_then(|r| r.name())
         .map_or_else(|| last.clone(), |n| n.text().to_string());
-    let reexported = (!from_burn)
+    // Through another crate, the workspace must re-export Burn's trait under that name: a
+    // crate the index does not read (one without Burn) may have a `Backend` of its own (mere's
+    // storage `Backend`). Within the crate (`use super::Backend;` of a parent module's
+    // private import), the crate's own files say what the name is.
+    let within_crate = full
+        .first()
+        .is_some_and(|f| matches!(f.as_str(), "crate" | "self" | "super"));
+    let reexported = (!from_burn && (within_crate || ctx.index.reexports_burn_name(last)))
         .then(|| ctx.index.burn_name_of(ctx.file_id, None, &local))
         .flatten();
     if matches!(reexported.as_deref(), Some("Backend" | "AutodiffBackend")) {
