@@ -1052,3 +1052,22 @@ fn an_import_of_a_reexported_backend_trait_goes() {
     let out = port_files(&[("model.rs", model), ("store.rs", store)]);
     assert!(out[1].contains("use storage::Backend as _;"), "{}", out[1]);
 }
+
+/// `item-lazy-sync` ports an `ItemLazy` impl whose item synced to itself; one that synced to
+/// another type, or whose `sync` returns early, is reported whole (burn-lm's `Self::ItemSync`
+/// in `sync`'s signature sat at no finding while only the header was reported).
+#[test]
+fn item_lazy_impls_that_do_not_sync_to_themselves_are_reported_whole() {
+    let text = "use burn::train::ItemLazy;\n\npub struct Pending(pub Vec<f32>);\npub struct Ready(pub f32);\npub struct Flag(pub bool);\n\nimpl ItemLazy for Pending {\n    type ItemSync = Ready;\n\n    fn sync(self) -> Ready {\n        Ready(self.0.iter().sum())\n    }\n}\n\nimpl ItemLazy for Flag {\n    type ItemSync = Self;\n\n    fn sync(self) -> Self::ItemSync {\n        if self.0 {\n            return Flag(false);\n        }\n        self\n    }\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let outcome = migrate_text(text, &rules).unwrap();
+    let reported: Vec<&str> = (outcome.changes.iter())
+        .filter(|c| c.fix.is_none() && c.rule == RuleKey::from(RuleId::ItemLazySync))
+        .map(|c| &text[usize::from(c.range.start())..usize::from(c.range.end())])
+        .collect();
+    assert_eq!(reported.len(), 2, "{reported:?}");
+    assert!(reported
+        .iter()
+        .all(|r| r.starts_with("impl ItemLazy for") && r.ends_with('}')));
+    assert_eq!(outcome.migrated, text);
+}
