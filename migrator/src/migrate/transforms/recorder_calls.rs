@@ -52,22 +52,19 @@ pub fn run(ctx: &mut FileCtx) {
     if !ctx.file.text.contains("Recorder") {
         return;
     }
-    let sites: Vec<(ast::MethodCallExpr, String)> = (ctx.nodes::<ast::MethodCallExpr>())
-        .filter_map(|call| port(ctx, &call).map(|text| (call, text)))
+    let sites: Vec<(ast::MethodCallExpr, Port)> = (ctx.nodes::<ast::MethodCallExpr>())
+        .filter_map(|call| port(ctx, &call).map(|port| (call, port)))
         .collect();
     if sites.is_empty() || ctx.targets_0_22() {
         return;
     }
-    for (call, text) in sites {
-        if text.starts_with("ModuleRecord::") {
-            ctx.need_import("burn::store::ModuleRecord");
-        }
-        if text.contains("Bytes::from_bytes_vec") {
-            ctx.need_import("burn::tensor::Bytes");
+    for (call, port) in sites {
+        for import in port.imports {
+            ctx.need_import(import);
         }
         ctx.push(Change::edit(
             call.syntax().text_range(),
-            text,
+            port.text,
             RuleId::RecorderCalls,
             "Burn 0.22 has no recorders: the record saves, loads and serializes itself as a `ModuleRecord`",
         ));
@@ -80,8 +77,14 @@ pub(super) fn is_ported(ctx: &FileCtx, call: &ast::MethodCallExpr) -> bool {
     port(ctx, call).is_some()
 }
 
-/// The 0.22 text of a `record`/`load` call through a Burn 0.21 recorder, where it is certain.
-fn port(ctx: &FileCtx, call: &ast::MethodCallExpr) -> Option<String> {
+/// A recorder call's 0.22 text and the paths it names.
+struct Port {
+    text: String,
+    imports: &'static [&'static str],
+}
+
+/// The 0.22 form of a `record`/`load` call through a Burn 0.21 recorder, where it is certain.
+fn port(ctx: &FileCtx, call: &ast::MethodCallExpr) -> Option<Port> {
     let method = call.name_ref()?.text().to_string();
     if method != "record" && method != "load" {
         return None;
@@ -90,34 +93,38 @@ fn port(ctx: &FileCtx, call: &ast::MethodCallExpr) -> Option<String> {
     let [first, second]: [ast::Expr; 2] = list.args().collect::<Vec<_>>().try_into().ok()?;
     let storage = recorder_storage(ctx, &call.receiver()?)?;
     let text = |expr: &ast::Expr| ctx.file.slice(expr.syntax().text_range()).to_string();
-    match (method.as_str(), storage) {
-        ("record", _) if !is_into_record(&first) => None,
-        ("record", Storage::File) => Some(format!(
-            "{}.save({})",
-            text(&first),
-            path_text(ctx, &second)
-        )),
-        ("record", Storage::Bytes | Storage::StaticBytes) => {
-            matches!(&second, ast::Expr::TupleExpr(unit) if unit.fields().next().is_none())
-                .then(|| format!("{}.into_bytes().map(|bytes| bytes.to_vec())", text(&first)))
+    let text = match (method.as_str(), storage) {
+        ("record", _) if !is_into_record(&first) => return None,
+        ("record", Storage::File) => {
+            format!("{}.save({})", text(&first), path_text(ctx, &second))
         }
-        ("load", _) if !is_plain_device(&second) || !reaches_load_record_only(call) => None,
-        ("load", Storage::File) => Some(format!(
+        ("record", Storage::Bytes | Storage::StaticBytes) => {
+            let unit = matches!(&second, ast::Expr::TupleExpr(t) if t.fields().next().is_none());
+            unit.then(|| format!("{}.into_bytes().map(|bytes| bytes.to_vec())", text(&first)))?
+        }
+        ("load", _) if !is_plain_device(&second) || !reaches_load_record_only(call) => return None,
+        ("load", Storage::File) => format!(
             "ModuleRecord::load({}).map(ModuleRecord::cast_to_module_dtype)",
             path_text(ctx, &first)
-        )),
+        ),
         ("load", storage) => {
             recorded_here(ctx, call, &first)?;
             let bytes = match storage {
                 Storage::StaticBytes => format!("{}.to_vec()", text(&first)),
                 _ => text(&first),
             };
-            Some(format!(
+            format!(
                 "ModuleRecord::from_bytes(Bytes::from_bytes_vec({bytes})).map(ModuleRecord::cast_to_module_dtype)"
-            ))
+            )
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    let imports: &[&str] = match (method.as_str(), storage) {
+        ("record", _) => &[],
+        ("load", Storage::File) => &["burn::store::ModuleRecord"],
+        _ => &["burn::store::ModuleRecord", "burn::tensor::Bytes"],
+    };
+    Some(Port { text, imports })
 }
 
 /// The storage of the Burn 0.21 recorder `receiver` is: a recorder made in place
