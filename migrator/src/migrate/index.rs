@@ -144,16 +144,13 @@ pub struct Index {
     /// Names of the generic free functions the workspace defines (not methods: a method's
     /// name says nothing about which type's method a call reaches).
     workspace_generic_fns: HashSet<String>,
-    /// The workspace's constants that some file uses by value: named other than behind `&`, as
-    /// a method's receiver or a field's owner (`f(DEVICE)`, `let d: T = DEVICE;`). Only these
-    /// need the constant's own type: a `&DEVICE` or `DEVICE.clone()` works through `Deref`.
-    consts_used_by_value: HashSet<String>,
     /// Constants the port makes `LazyLock` statics (`Device`'s constructors are not `const
     /// fn`): some constant of the name is a Burn 0.21 device value (`NdArrayDevice::Cpu`,
     /// `WgpuDevice::default()`), every other one is a `LazyLock` already, and no file uses one
-    /// by value. Their uses by reference read
-    /// through the `LazyLock` (`&*DEVICE`), since `&LazyLock<Device>` is no `&Device` where a
-    /// parameter is generic (`impl Into<TensorCreationOptions>`).
+    /// by value (`consts_used_by_value`): a `&DEVICE` or `DEVICE.clone()` reads through
+    /// `Deref`, where a `Device` by value would need the constant's own type. Uses by reference
+    /// read through the `LazyLock` (`&*DEVICE`), since `&LazyLock<Device>` is no `&Device`
+    /// where a parameter is generic (`impl Into<TensorCreationOptions>`).
     pub lazy_device_consts: HashSet<String>,
 }
 
@@ -385,7 +382,6 @@ impl Index {
             workspace_burn_glob,
             workspace_items,
             workspace_generic_fns,
-            consts_used_by_value,
             lazy_device_consts,
         } = self;
         *backend_associated_types == other.backend_associated_types
@@ -410,7 +406,6 @@ impl Index {
             && *workspace_burn_glob == other.workspace_burn_glob
             && *workspace_items == other.workspace_items
             && *workspace_generic_fns == other.workspace_generic_fns
-            && *consts_used_by_value == other.consts_used_by_value
             && *lazy_device_consts == other.lazy_device_consts
     }
 
@@ -450,11 +445,13 @@ impl Index {
         let consts: HashSet<&str> = (index.files.iter())
             .flat_map(|names| names.consts.iter().map(String::as_str))
             .collect();
-        if !consts.is_empty() {
-            index.consts_used_by_value = (files.par_iter())
+        let by_value: HashSet<String> = if consts.is_empty() {
+            HashSet::new()
+        } else {
+            (files.par_iter())
                 .flat_map_iter(|f| consts_used_by_value(&f.borrow().text, &consts))
-                .collect();
-        }
+                .collect()
+        };
         // Every step below looks at the generic-capable items (traits, aliases, ADTs,
         // functions, impls) only.
         let items = FileItems::at(files, &item_ranges);
@@ -510,7 +507,7 @@ impl Index {
             })
             .collect();
         index.collect_aliases(&items);
-        index.collect_lazy_device_consts(&items);
+        index.collect_lazy_device_consts(&items, &by_value);
         index.inherit_alias_branches(&items);
         // What each item's type parameters are bounded by and passed to: all the syntax the
         // rounds below need, read once and in parallel.
@@ -526,7 +523,7 @@ impl Index {
         index
     }
 
-    fn collect_lazy_device_consts(&mut self, items: &FileItems) {
+    fn collect_lazy_device_consts(&mut self, items: &FileItems, by_value: &HashSet<String>) {
         // Per name: whether some constant of it is a device value, and whether every one is a
         // device value or already a `LazyLock` (`cfg` branches: burn-lm's other backends).
         let mut kinds: HashMap<String, (bool, bool)> = HashMap::new();
@@ -547,7 +544,7 @@ impl Index {
         }
         self.lazy_device_consts = (kinds.into_iter())
             .filter(|(name, (some_device, all_readable))| {
-                *some_device && *all_readable && !self.consts_used_by_value.contains(name)
+                *some_device && *all_readable && !by_value.contains(name)
             })
             .map(|(name, _)| name)
             .collect();
@@ -1998,14 +1995,7 @@ fn is_lazy_value(value: &ast::Expr) -> bool {
         return false;
     };
     let names = callee.path().map(|p| segment_names(&p)).unwrap_or_default();
-    matches!(
-        names
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice(),
-        [.., "LazyLock" | "Lazy", "new"]
-    )
+    matches!(names.as_slice(), [.., ty, new] if new == "new" && (ty == "LazyLock" || ty == "Lazy"))
 }
 
 /// The names among `consts` that `text` uses by value. Read from the text, not the tree, so

@@ -85,7 +85,7 @@ pub fn run(ctx: &mut FileCtx) {
             }
         }
     }
-    report_constant_devices(ctx, first_new, first_choice);
+    port_constant_devices(ctx, first_new, first_choice);
     read_lazy_device_consts(ctx);
     data_loader_devices(ctx);
     creation_options_devices(ctx);
@@ -248,9 +248,9 @@ fn data_loader_backend(
 /// compile. A constant that is the device and nothing else, and that no file of the workspace
 /// uses by value (`Index::lazy_device_consts`), becomes a `LazyLock` static: `DEVICE.clone()`
 /// and method calls work through its `Deref`, and `read_lazy_device_consts` writes each
-/// `&DEVICE` as `&*DEVICE`. Any other such item is reported, with that form. The changes and device choices this run made start at `first_new` and
-/// `first_choice`.
-fn report_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: usize) {
+/// `&DEVICE` as `&*DEVICE`. Any other such item is reported, with that form. The changes and
+/// device choices this run made start at `first_new` and `first_choice`.
+fn port_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: usize) {
     let mut found = Vec::new();
     let chosen = &ctx.device_choices[first_choice..];
     for change in &ctx.changes[first_new..] {
@@ -321,7 +321,7 @@ fn report_constant_devices(ctx: &mut FileCtx, first_new: usize, first_choice: us
     }
 }
 
-/// `&DEVICE` of a constant the port makes a `LazyLock` static (`report_constant_devices`)
+/// `&DEVICE` of a constant the port makes a `LazyLock` static (`port_constant_devices`)
 /// becomes `&*DEVICE`: a `&Device`, which a parameter generic over what it takes
 /// (`impl Into<TensorCreationOptions>`) accepts, and `&LazyLock<Device>` is not.
 fn read_lazy_device_consts(ctx: &mut FileCtx) {
