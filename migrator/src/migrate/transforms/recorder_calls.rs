@@ -270,7 +270,7 @@ fn every_use_loads(binding: &ast::LetStmt) -> bool {
 }
 
 /// The names `name` after `binding` in its block.
-fn uses_after(binding: &ast::LetStmt, name: &str) -> Vec<SyntaxNode> {
+pub(super) fn uses_after(binding: &ast::LetStmt, name: &str) -> Vec<SyntaxNode> {
     let Some(block) = binding.syntax().parent() else {
         return Vec::new();
     };

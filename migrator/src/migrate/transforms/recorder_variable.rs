@@ -77,15 +77,7 @@ fn builds_a_burn_recorder(ctx: &FileCtx, init: &ast::Expr) -> bool {
 /// `save_file(path, recorder)` or `load_file(path, recorder, device)` call (written `name` or
 /// `&name`), and there is one.
 fn only_recorder_arguments(ctx: &FileCtx, binding: &ast::LetStmt, name: &str) -> bool {
-    let Some(block) = binding.syntax().parent() else {
-        return false;
-    };
-    let after = binding.syntax().text_range().end();
-    let uses: Vec<SyntaxNode> = (block.descendants())
-        .filter_map(ast::NameRef::cast)
-        .filter(|n| n.text() == name && n.syntax().text_range().start() >= after)
-        .map(|n| n.syntax().clone())
-        .collect();
+    let uses = recorder_calls::uses_after(binding, name);
     !uses.is_empty()
         && uses
             .iter()
