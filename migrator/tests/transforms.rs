@@ -1071,3 +1071,23 @@ fn item_lazy_impls_that_do_not_sync_to_themselves_are_reported_whole() {
         .all(|r| r.starts_with("impl ItemLazy for") && r.ends_with('}')));
     assert_eq!(outcome.migrated, text);
 }
+
+/// `x.into_scalar()` passed to a project function that converts its `ToElement` parameter to
+/// one element asks for that element, across files (nanochat's `scalar_to_f32`); a function
+/// that converts it to two stays reported.
+#[test]
+fn into_scalar_passed_to_a_converting_function_asks_for_its_element() {
+    let common = "use burn::tensor::ToElement;\n\npub fn scalar_to_f32<E: ToElement>(value: E) -> f32 {\n    value.to_f32()\n}\n\npub fn either<E>(value: E, wide: bool) -> f64\nwhere\n    E: ToElement,\n{\n    if wide { value.to_f64() } else { value.to_f32() as f64 }\n}\n";
+    let user = "use burn::prelude::*;\nuse crate::common::{either, scalar_to_f32};\n\npub fn read<B: Backend>(x: Tensor<B, 1>) -> (f32, f64) {\n    (scalar_to_f32(x.clone().sum().into_scalar()), either(x.sum().into_scalar(), true))\n}\n";
+    let out = port_files(&[("common.rs", common), ("user.rs", user)]);
+    assert!(
+        out[1].contains("scalar_to_f32(x.clone().sum().into_scalar::<f32>())"),
+        "{}",
+        out[1]
+    );
+    assert!(
+        out[1].contains("either(x.sum().into_scalar(), true)"),
+        "{}",
+        out[1]
+    );
+}

@@ -152,6 +152,11 @@ pub struct Index {
     /// read through the `LazyLock` (`&*DEVICE`), since `&LazyLock<Device>` is no `&Device`
     /// where a parameter is generic (`impl Into<TensorCreationOptions>`).
     pub lazy_device_consts: HashSet<String>,
+    /// The workspace's free functions that take a value of a type parameter bounded by
+    /// `ToElement` and convert it to one element (`fn to_f32<E: ToElement>(v: E) -> f32 {
+    /// v.to_f32() }`): (function name, parameter position) -> that element. 0.22's
+    /// `x.into_scalar()` passed there cannot infer its element; the conversion names it.
+    pub element_converters: HashMap<(String, usize), String>,
 }
 
 /// The items of every file that can have generic parameters (ADTs, traits, aliases,
@@ -383,6 +388,7 @@ impl Index {
             workspace_items,
             workspace_generic_fns,
             lazy_device_consts,
+            element_converters,
         } = self;
         *backend_associated_types == other.backend_associated_types
             && *bound_by_impls == other.bound_by_impls
@@ -407,6 +413,7 @@ impl Index {
             && *workspace_items == other.workspace_items
             && *workspace_generic_fns == other.workspace_generic_fns
             && *lazy_device_consts == other.lazy_device_consts
+            && *element_converters == other.element_converters
     }
 
     /// The index of `files` (the workspace's, as a slice of files or of references to them:
@@ -466,6 +473,7 @@ impl Index {
             })
             .filter_map(|f| Some(f.name()?.text().to_string()))
             .collect();
+        index.element_converters = index.element_converters_of(&items);
         index.collect_backend_traits(&items);
         index.collect_backend_associated_types(&items);
         index.collect_marker_traits(files, &items);
@@ -521,6 +529,86 @@ impl Index {
             index.collect_items(&items, &owner_facts);
         }
         index
+    }
+
+    /// `Index::element_converters` of the workspace's generic functions: parameters whose type
+    /// is bounded by Burn's `ToElement`, as the file names it. A name defined twice with different
+    /// answers counts for neither.
+    fn element_converters_of(&self, items: &FileItems) -> HashMap<(String, usize), String> {
+        let mut found: HashMap<(String, usize), Option<String>> = HashMap::new();
+        for (file, function) in items.of::<ast::Fn>() {
+            let (Some(name), Some(generics), Some(params), Some(body)) = (
+                function.name(),
+                function.generic_param_list(),
+                function.param_list(),
+                function.body(),
+            ) else {
+                continue;
+            };
+            let where_bounds = (function.where_clause().into_iter())
+                .flat_map(|w| w.predicates())
+                .filter_map(|p| Some((p.ty()?.syntax().text().to_string(), p.type_bound_list())));
+            let inline_bounds = generics.type_or_const_params().filter_map(|p| match p {
+                ast::TypeOrConstParam::Type(t) => {
+                    Some((t.name()?.text().to_string(), t.type_bound_list()))
+                }
+                ast::TypeOrConstParam::Const(_) => None,
+            });
+            let converted: HashSet<String> = inline_bounds
+                .chain(where_bounds)
+                .filter(|(_, bounds)| {
+                    bound_paths(bounds.clone())
+                        .iter()
+                        .any(|b| self.burn_name(file, b).as_deref() == Some("ToElement"))
+                })
+                .map(|(param, _)| param)
+                .collect();
+            if converted.is_empty() {
+                continue;
+            }
+            for (position, param) in params.params().enumerate() {
+                let typed = param.ty().is_some_and(|ty| {
+                    crate::util::syntax::type_as_ident(&ty).is_some_and(|t| converted.contains(&t))
+                });
+                let Some(ast::Pat::IdentPat(pattern)) = param.pat().filter(|_| typed) else {
+                    continue;
+                };
+                let Some(value) = pattern.name().map(|n| n.text().to_string()) else {
+                    continue;
+                };
+                let targets: HashSet<String> = (body.syntax().descendants())
+                    .filter_map(ast::MethodCallExpr::cast)
+                    .filter(|call| {
+                        matches!(call.receiver(), Some(ast::Expr::PathExpr(p))
+                        if p.path().is_some_and(|p| p.to_string() == value))
+                            && ast::HasArgList::arg_list(call)
+                                .is_some_and(|l| l.args().next().is_none())
+                    })
+                    .filter_map(|call| {
+                        let method = call.name_ref()?.text().to_string();
+                        let element = method.strip_prefix("to_")?;
+                        SCALAR_ELEMENTS
+                            .contains(&element)
+                            .then(|| element.to_string())
+                    })
+                    .collect();
+                let answer = (targets.len() == 1)
+                    .then(|| targets.into_iter().next())
+                    .flatten();
+                let key = (name.text().to_string(), position);
+                match found.get(&key) {
+                    Some(earlier) if *earlier != answer => {
+                        found.insert(key, None);
+                    }
+                    _ => {
+                        found.insert(key, answer);
+                    }
+                }
+            }
+        }
+        (found.into_iter())
+            .filter_map(|(key, answer)| Some((key, answer?)))
+            .collect()
     }
 
     fn collect_lazy_device_consts(&mut self, items: &FileItems, by_value: &HashSet<String>) {
@@ -1985,6 +2073,13 @@ fn file_facts(
     }
     (names, generic_items)
 }
+
+/// The primitive types that are `Element`s in Burn 0.22 (burn-std 0.22.1 `element/base.rs`'s
+/// `make_element!` list), by the name `ToElement` converts to them with (`to_f64`).
+/// (`bool` left out: `to_bool` is `ToElement`'s own test for zero, not a read of an element.)
+pub const SCALAR_ELEMENTS: [&str; 10] = [
+    "f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8",
+];
 
 /// `LazyLock::new(..)` (or `once_cell`'s `Lazy::new(..)`): a value whose `&*` is what it holds.
 fn is_lazy_value(value: &ast::Expr) -> bool {

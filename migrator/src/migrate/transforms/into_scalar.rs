@@ -8,7 +8,9 @@ use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
+use crate::migrate::index::SCALAR_ELEMENTS;
 use crate::rules::{RuleId, TransformId};
+use crate::util::syntax::segment_names;
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::IntoScalar),
@@ -66,16 +68,16 @@ fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr) {
         let method = p.name_ref()?.text().to_string();
         let element = method
             .strip_prefix("to_")
-            .filter(|t| ELEMENTS.contains(t))?;
+            .filter(|t| SCALAR_ELEMENTS.contains(t))?;
         is_plain_call(p, &method).then(|| (p.clone(), element.to_string()))
     });
     if let Some((conversion, element)) = conversion {
         ask_for_element(ctx, &name, conversion.syntax(), &format!("<{element}>"));
         return;
     }
-    // Compared with a literal, or read with a float's own method: that says which element
-    // the 0.21 code read.
-    if let Some(element) = implied_element(call) {
+    // Compared with a literal, read with a float's own method, or passed to a project
+    // function that converts it to one element: that says which element the 0.21 code read.
+    if let Some(element) = implied_element(call).or_else(|| converted_by_callee(ctx, call)) {
         ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
         return;
     }
@@ -99,13 +101,6 @@ fn ask_for_element(ctx: &mut FileCtx, name: &ast::NameRef, end: &SyntaxNode, tur
         "`into_scalar` takes the element type in Burn 0.22",
     ));
 }
-
-/// The primitive types that are `Element`s in Burn 0.22 (burn-std 0.22.1 `element/base.rs`'s
-/// `make_element!` list), by the name `ToElement` converts to them with (`to_f64`).
-/// (`bool` left out: `to_bool` is `ToElement`'s own test for zero, not a read of an element.)
-const ELEMENTS: [&str; 10] = [
-    "f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8",
-];
 
 /// Methods of `f32`/`f64` that integers do not have: a scalar read with one was a float.
 const FLOAT_METHODS: &[&str] = &[
@@ -160,6 +155,21 @@ fn implied_element(call: &ast::MethodCallExpr) -> Option<String> {
         .filter_map(ast::PathExpr::cast)
         .filter(|use_| single_name(use_).as_deref() == Some(name.as_str()))
         .find_map(|use_| element_implied_at(use_.syntax()))
+}
+
+/// The element a project function converts the value to, where `call` is its argument at a
+/// position whose type is a `ToElement` parameter (`scalar_to_f32(loss.into_scalar())` with
+/// `fn scalar_to_f32<E: ToElement>(value: E) -> f32 { value.to_f32() }`). In 0.21 the value
+/// was the backend's element, converted there; asking for the converted element reads the same
+/// value.
+fn converted_by_callee(ctx: &FileCtx, call: &ast::MethodCallExpr) -> Option<String> {
+    let list = ast::ArgList::cast(call.syntax().parent()?)?;
+    let position = list.args().position(|arg| arg.syntax() == call.syntax())?;
+    let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(list.syntax().parent()?)?.expr()? else {
+        return None;
+    };
+    let name = segment_names(&callee.path()?).pop()?;
+    ctx.index.element_converters.get(&(name, position)).cloned()
 }
 
 /// The element the place of the scalar value at `value` implies (see `implied_element`).
@@ -250,7 +260,7 @@ fn literal_element(partner: &ast::Expr) -> Option<String> {
         _ => return None,
     };
     match suffix {
-        Some(suffix) => ELEMENTS.contains(&suffix.as_str()).then_some(suffix),
+        Some(suffix) => SCALAR_ELEMENTS.contains(&suffix.as_str()).then_some(suffix),
         None if float => Some("f32".to_string()),
         None => Some("i64".to_string()),
     }
