@@ -35,9 +35,14 @@ fi
 mkdir -p "$work"
 # utoipa-swagger-ui's build script downloads Swagger UI from GitHub, which this machine cannot
 # reach: point it at the same release, fetched from crates.io (scripts/corpus-prep/swagger-ui.sh).
+# Without it (no crates.io either), only such a project's check fails, at that build script.
 if [[ -z "${SWAGGER_UI_DOWNLOAD_URL:-}" ]]; then
-    SWAGGER_UI_DOWNLOAD_URL=$("$repo/scripts/corpus-prep/swagger-ui.sh")
-    export SWAGGER_UI_DOWNLOAD_URL
+    if SWAGGER_UI_DOWNLOAD_URL=$("$repo/scripts/corpus-prep/swagger-ui.sh"); then
+        export SWAGGER_UI_DOWNLOAD_URL
+    else
+        echo "corpus.sh: no Swagger UI zip from crates.io; utoipa-swagger-ui will try GitHub" >&2
+        unset SWAGGER_UI_DOWNLOAD_URL
+    fi
 fi
 
 printf '%-13s %8s %6s %6s %6s %7s %8s %6s  %s\n' project apply_s fixed manual left errors reported others failing_packages

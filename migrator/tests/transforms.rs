@@ -39,6 +39,13 @@ fn sources(files: &[(&str, &str)]) -> Vec<SourceFile> {
 }
 
 fn port_files(files: &[(&str, &str)]) -> Vec<String> {
+    (port_files_reporting(files).into_iter())
+        .map(|(migrated, _)| migrated)
+        .collect()
+}
+
+/// `port_files`, with the rules of each file's findings for a person.
+fn port_files_reporting(files: &[(&str, &str)]) -> Vec<(String, Vec<RuleKey>)> {
     let rules = RuleSet::embedded().unwrap();
     rewrite_sources(
         &sources(files),
@@ -48,7 +55,13 @@ fn port_files(files: &[(&str, &str)]) -> Vec<String> {
     )
     .unwrap()
     .into_iter()
-    .map(|o| o.migrated)
+    .map(|o| {
+        let manual = (o.changes.iter())
+            .filter(|c| c.fix.is_none())
+            .map(|c| c.rule)
+            .collect();
+        (o.migrated, manual)
+    })
     .collect()
 }
 
@@ -491,16 +504,20 @@ fn backend_functions_through_a_concrete_backend_are_ported_or_reported() {
 fn a_device_constant_used_by_value_is_reported() {
     let defined = "use burn::backend::ndarray::NdArrayDevice;\n\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n";
     let used = "use burn::backend::ndarray::NdArrayDevice;\nuse crate::DEVICE;\n\npub fn device() -> NdArrayDevice {\n    DEVICE\n}\n\npub fn borrowed() -> NdArrayDevice {\n    let device = &crate::DEVICE;\n    device.clone()\n}\n";
-    let out = port_files(&[("lib.rs", defined), ("use.rs", used)]);
+    let out = port_files_reporting(&[("lib.rs", defined), ("use.rs", used)]);
     assert!(
-        out[0].contains("pub const DEVICE: Device = Device::flex();"),
-        "{}",
         out[0]
-    );
-    assert!(
-        out[1].contains("let device = &crate::DEVICE;"),
+            .0
+            .contains("pub const DEVICE: Device = Device::flex();"),
         "{}",
-        out[1]
+        out[0].0
+    );
+    let ndarray: RuleKey = RuleId::DeviceNdarray.into();
+    assert_eq!(out[0].1, vec![ndarray], "{}", out[0].0);
+    assert!(
+        out[1].0.contains("let device = &crate::DEVICE;"),
+        "{}",
+        out[1].0
     );
     let (_, manual) = port(defined);
     assert!(
@@ -1079,15 +1096,16 @@ fn item_lazy_impls_that_do_not_sync_to_themselves_are_reported_whole() {
 fn into_scalar_passed_to_a_converting_function_asks_for_its_element() {
     let common = "use burn::tensor::ToElement;\n\npub fn scalar_to_f32<E: ToElement>(value: E) -> f32 {\n    value.to_f32()\n}\n\npub fn either<E>(value: E, wide: bool) -> f64\nwhere\n    E: ToElement,\n{\n    if wide { value.to_f64() } else { value.to_f32() as f64 }\n}\n";
     let user = "use burn::prelude::*;\nuse crate::common::{either, scalar_to_f32};\n\npub fn read<B: Backend>(x: Tensor<B, 1>) -> (f32, f64) {\n    (scalar_to_f32(x.clone().sum().into_scalar()), either(x.sum().into_scalar(), true))\n}\n";
-    let out = port_files(&[("common.rs", common), ("user.rs", user)]);
+    let out = port_files_reporting(&[("common.rs", common), ("user.rs", user)]);
+    let (user, manual) = &out[1];
     assert!(
-        out[1].contains("scalar_to_f32(x.clone().sum().into_scalar::<f32>())"),
-        "{}",
-        out[1]
+        user.contains("scalar_to_f32(x.clone().sum().into_scalar::<f32>())"),
+        "{user}"
     );
     assert!(
-        out[1].contains("either(x.sum().into_scalar(), true)"),
-        "{}",
-        out[1]
+        user.contains("either(x.sum().into_scalar(), true)"),
+        "{user}"
     );
+    let unknown: RuleKey = RuleId::IntoScalarType.into();
+    assert_eq!(manual, &vec![unknown], "{user}");
 }
