@@ -49,10 +49,11 @@ fn the_index_resolves_a_new_backend_its_devices_and_its_crate() {
     let source = "use burn::backend::Photon;\nuse burn_photon::PhotonDevice;\nuse burn::prelude::*;\n\ntype Fast = Photon<f32, i64>;\n\nfn run<B: Backend>(device: &B::Device) -> Tensor<B, 1> {\n    Tensor::ones([2], device)\n}\n\nfn main() {\n    let device = PhotonDevice::new(1);\n    let _ = run::<Fast>(&device);\n}\n";
     let outcome = migrate_text(source, &rules).unwrap();
     assert!(outcome.error.is_none(), "{:?}", outcome.error);
-    // The crate import and the alias go, the device becomes the table's constructor.
+    // The crate import and the alias go, the device becomes the table's constructor,
+    // configured with the `i64` integers `Fast` chose (the device's default is `I32`).
     assert_eq!(
         outcome.migrated,
-        "use burn::prelude::*;\n\nfn run(device: &Device) -> Tensor<1> {\n    Tensor::ones([2], device)\n}\n\nfn main() {\n    let device = Device::photon(1);\n    let _ = run(&device);\n}\n"
+        "use burn::tensor::IntDType;\nuse burn::prelude::*;\n\nfn run(device: &Device) -> Tensor<1> {\n    Tensor::ones([2], device)\n}\n\nfn main() {\n    let mut device = Device::photon(1);\n    let _ = device.configure(IntDType::I64);\n    let _ = run(&device);\n}\n"
     );
     // `I = i32` is Photon's default: `i64` is a choice the port must not lose.
     assert!(
@@ -72,6 +73,13 @@ fn the_index_resolves_a_new_backend_its_devices_and_its_crate() {
         .changes
         .iter()
         .any(|c| c.rule == RuleId::BackendElementGenerics));
+    assert!(
+        defaults
+            .migrated
+            .contains("let device = Device::photon(1);"),
+        "{}",
+        defaults.migrated
+    );
 
     // Without the entry, nothing about the type is known.
     let plain = migrate_text(source, &RuleSet::embedded().unwrap()).unwrap();

@@ -344,6 +344,17 @@ fn the_project_configures_rules_and_devices_and_the_command_line_wins() {
         diff.contains("Device::flex()") && !diff.contains("Device::cpu()"),
         "{diff}"
     );
+    // NdArray computed integers in i64: Flex and CubeCL's CPU device default to i32 and are
+    // configured; 0.22's NdArray device still defaults to i64 and is not.
+    assert!(
+        diff.contains("let _ = device.configure(IntDType::I64);"),
+        "{diff}"
+    );
+    let diff = text(&burn_migrate(&["--diff", "--ndarray-to", "ndarray"], dir.path()).stdout);
+    assert!(
+        diff.contains("+    let device = Device::ndarray();") && !diff.contains("IntDType"),
+        "{diff}"
+    );
 }
 
 /// What `--check` says on the project in `dir`, which it refuses (exit 2).

@@ -207,7 +207,7 @@ fn mixed_endings_stay_on_untouched_lines() {
     apply(dir.path());
     assert_eq!(
         read(&dir.path().join("src/main.rs")),
-        "use burn::prelude::*;\r\n\n// ported below\r\npub fn double(x: Tensor<1>) -> Tensor<1> {\r\n    x\r\n}\r\n\r\nfn main() {\r\n    let device = Device::flex();\r\n    let x = double(Tensor::zeros([2], &device));\r\n}\n"
+        "use burn::tensor::IntDType;\r\nuse burn::prelude::*;\r\n\n// ported below\r\npub fn double(x: Tensor<1>) -> Tensor<1> {\r\n    x\r\n}\r\n\r\nfn main() {\r\n    let mut device = Device::flex();\r\n    let _ = device.configure(IntDType::I64);\r\n    let x = double(Tensor::zeros([2], &device));\r\n}\n"
     );
     // `\n` lines are most of the manifest: its changed line ends in `\n`, its `\r\n` line stays.
     assert_eq!(

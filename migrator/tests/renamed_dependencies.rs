@@ -356,7 +356,8 @@ fn the_port_writes_the_projects_names_for_burn() {
         .find(|f| f.display == "src/main.rs")
         .expect("main.rs is ported");
     assert!(
-        main.migrated.contains("use nn::tensor::Device;\n"),
+        main.migrated
+            .contains("use nn::tensor::{Device, IntDType};\n"),
         "{}",
         main.migrated
     );

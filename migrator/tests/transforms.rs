@@ -120,7 +120,7 @@ fn devices_passed_to_autodiff_functions_stay_plain() {
         out[0]
     );
     assert!(
-        out[1].contains("let device = Device::flex();\n    train(device);"),
+        out[1].contains("let mut device = Device::flex();\n    let _ = device.configure(IntDType::I64);\n    train(device);"),
         "{}",
         out[1]
     );
@@ -133,7 +133,7 @@ fn checkpointed_autodiff_and_fusion_fold_into_the_device() {
         "use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;\nuse burn::backend::{Autodiff, NdArray};\nuse burn::prelude::*;\n\ntype Train = Autodiff<burn_fusion::Fusion<NdArray>, BalancedCheckpointing>;\n\nfn main() {\n    let device = Default::default();\n    let x = Tensor::<Train, 1>::ones([2], &device).require_grad();\n    let _ = x.sum().backward();\n}\n",
     );
     assert!(
-        out.contains("let device = Device::flex().autodiff().gradient_checkpointing();"),
+        out.contains("let mut device = Device::flex().autodiff().gradient_checkpointing();\n    let _ = device.configure(IntDType::I64);"),
         "{out}"
     );
     assert!(!out.contains("type Train"), "{out}");
@@ -303,9 +303,10 @@ pub fn neg<C: crate::backend::Compute>(x: Tensor<C, 1>) -> Tensor<C, 1> {
 //! Ops:
 //!
 //! ```
-//! use burn::tensor::Device;
+//! use burn::tensor::{Device, IntDType};
 //! use burn::tensor::Tensor;
-//! let device = Device::flex();
+//! let mut device = Device::flex();
+//! let _ = device.configure(IntDType::I64);
 //! let x = Tensor::<1>::from_floats([1.0], &device);
 //! ```
 
@@ -465,7 +466,9 @@ fn a_files_own_alias_wins_over_another_files_alias_of_that_name() {
     let out = port_files(&[("gpu.rs", gpu), ("cpu.rs", cpu)]);
     assert!(out[0].contains("Device::wgpu("), "{}", out[0]);
     assert!(
-        out[1].contains("let device = Device::flex();"),
+        out[1].contains(
+            "let mut device = Device::flex();\n    let _ = device.configure(IntDType::I64);"
+        ),
         "{}",
         out[1]
     );
@@ -508,7 +511,7 @@ fn a_device_constant_used_by_value_is_reported() {
     assert!(
         out[0]
             .0
-            .contains("pub const DEVICE: Device = Device::flex();"),
+            .contains("pub const DEVICE: Device = { let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device };"),
         "{}",
         out[0].0
     );
@@ -534,7 +537,7 @@ fn a_device_constant_used_by_reference_becomes_a_lazy_static() {
     let used = "use burn::backend::NdArray;\nuse burn::tensor::Tensor;\nuse crate::DEVICE;\n\npub fn zeros() -> Tensor<NdArray, 1> {\n    let device = &crate::DEVICE;\n    let same = DEVICE.clone();\n    Tensor::zeros([2], &DEVICE).to_device(device).to_device(&same)\n}\n";
     let out = port_files(&[("lib.rs", defined), ("use.rs", used)]);
     assert!(
-        out[0].contains("pub static DEVICE: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| Device::flex());"),
+        out[0].contains("pub static DEVICE: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| { let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device });"),
         "{}",
         out[0]
     );
@@ -559,7 +562,7 @@ fn a_device_made_lazily_in_a_constant_is_not_reported() {
     let (out, manual) = port(text);
     assert!(
         out.contains(
-            "std::sync::LazyLock<Device> =\n    std::sync::LazyLock::new(|| Device::flex());"
+            "std::sync::LazyLock<Device> =\n    std::sync::LazyLock::new(|| { let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device });"
         ),
         "{out}"
     );
@@ -781,9 +784,9 @@ fn an_alias_over_cfg_branches_is_described_per_branch() {
     assert!(
         train.message.contains(
             "#[cfg(feature = \"gpu\")] `Device::wgpu(DeviceKind::DefaultDevice).autodiff()`"
-        ) && train
-            .message
-            .contains("#[cfg(not(feature = \"gpu\"))] `Device::flex().autodiff()`"),
+        ) && train.message.contains(
+            "#[cfg(not(feature = \"gpu\"))] `Device::flex().autodiff() with IntDType::I64`"
+        ),
         "{}",
         train.message
     );
@@ -856,7 +859,7 @@ fn each_block_alias_selects_the_device_of_its_own_block() {
     let (out, manual) = port(text);
     assert!(manual.is_empty(), "{manual:?}\n{out}");
     let wgpu = out.find("make(Device::wgpu(DeviceKind::DefaultDevice))");
-    let flex = out.find("make(Device::flex())");
+    let flex = out.find("make({ let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device })");
     assert!(wgpu.is_some_and(|w| flex.is_some_and(|f| w < f)), "{out}");
 }
 
@@ -1040,7 +1043,7 @@ fn a_device_constant_beside_lazy_branches_becomes_a_lazy_static() {
     let text = "use burn::backend::ndarray::NdArrayDevice;\nuse burn::backend::wgpu::WgpuDevice;\n\n#[cfg(feature = \"gpu\")]\npub const DEVICE: std::sync::LazyLock<WgpuDevice> = std::sync::LazyLock::new(|| WgpuDevice::default());\n#[cfg(not(feature = \"gpu\"))]\npub const DEVICE: NdArrayDevice = NdArrayDevice::Cpu;\n\npub fn name() -> String {\n    let device = &DEVICE;\n    format!(\"{device:?}\")\n}\n";
     let (out, manual) = port(text);
     assert!(
-        out.contains("pub static DEVICE: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| Device::flex());"),
+        out.contains("pub static DEVICE: std::sync::LazyLock<Device> = std::sync::LazyLock::new(|| { let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device });"),
         "{out}"
     );
     assert!(out.contains("let device = &*DEVICE;"), "{out}");
@@ -1108,4 +1111,58 @@ fn into_scalar_passed_to_a_converting_function_asks_for_its_element() {
     );
     let unknown: RuleKey = RuleId::IntoScalarType.into();
     assert_eq!(manual, &vec![unknown], "{user}");
+}
+
+/// Issue 30, case 1: a device the port builds computes in the dtypes the 0.21 backend did.
+/// NdArray's integers were i64 and Flex's default is I32, so the device is configured; element
+/// generics written on the type (`NdArray<f64>`, `Wgpu<f16>`) are configured too, and a
+/// backend whose dtypes are the 0.22 device's defaults (0.21's `Flex`, `Wgpu`) gets nothing.
+#[test]
+fn ported_devices_keep_the_dtypes_of_their_0_21_backend() {
+    let (out, _) = port(
+        "use burn::backend::NdArray;\nuse burn::prelude::*;\n\nfn main() {\n    let device = Default::default();\n    let x = Tensor::<NdArray, 1, Int>::arange(0..3, &device);\n    println!(\"{}\", x);\n}\n",
+    );
+    assert!(
+        out.contains("use burn::tensor::IntDType;")
+            && out.contains("    let mut device = Device::flex();\n    let _ = device.configure(IntDType::I64);\n    let x = Tensor::<1, Int>::arange(0..3, &device);"),
+        "{out}"
+    );
+
+    // Not a `let`: the device is a block that configures it.
+    let (out, _) = port(
+        "use burn::backend::ndarray::{NdArray, NdArrayDevice};\nuse burn::prelude::*;\n\nfn main() {\n    let x = Tensor::<NdArray, 1>::ones([2], &NdArrayDevice::Cpu);\n    println!(\"{}\", x);\n}\n",
+    );
+    assert!(
+        out.contains("Tensor::<1>::ones([2], &{ let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device });"),
+        "{out}"
+    );
+
+    let (out, manual) = port(
+        "use burn::backend::{NdArray, Wgpu};\nuse burn::prelude::*;\n\nfn precise() {\n    let device = Default::default();\n    let _ = Tensor::<NdArray<f64>, 1>::ones([2], &device);\n}\n\nfn half() {\n    let device = Default::default();\n    let _ = Tensor::<Wgpu<half::f16>, 1>::ones([2], &device);\n}\n",
+    );
+    assert!(
+        out.contains("let _ = device.configure((FloatDType::F64, IntDType::I64));"),
+        "{out}"
+    );
+    // `half::f16` is no element name the table knows; `f16` is.
+    assert!(!out.contains("FloatDType::F16"), "{out}");
+    assert!(
+        manual.contains(&RuleId::BackendElementGenerics.into()),
+        "{manual:?}"
+    );
+    let (out, _) = port(
+        "use burn::backend::Wgpu;\nuse burn::prelude::*;\nuse half::f16;\n\nfn half() {\n    let device = Default::default();\n    let _ = Tensor::<Wgpu<f16>, 1>::ones([2], &device);\n}\n",
+    );
+    assert!(
+        out.contains("    let mut device = Device::wgpu(DeviceKind::DefaultDevice);\n    let _ = device.configure(FloatDType::F16);"),
+        "{out}"
+    );
+
+    for backend in ["Flex", "Wgpu"] {
+        let (out, _) = port(&format!(
+            "use burn::backend::{backend};\nuse burn::prelude::*;\n\nfn main() {{\n    let device = Default::default();\n    let _ = Tensor::<{backend}, 1>::ones([2], &device);\n}}\n"
+        ));
+        assert!(!out.contains("configure"), "{out}");
+        assert!(out.contains("    let device = Device::"), "{out}");
+    }
 }

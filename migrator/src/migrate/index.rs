@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::migrate::crate_names::{CrateNames, DeclaredAliases};
 use crate::migrate::source::SourceFile;
-use crate::rules::backends::{Backend, BackendKey, Backends, Wrapper};
+use crate::rules::backends::{Backend, BackendKey, Backends, ElementDTypes, Wrapper};
 use crate::rules::RuleSet;
 use crate::util::syntax::{
     mentions_ident, outermost_segment_name, path_as_ident, segment_name, segment_names,
@@ -32,6 +32,9 @@ pub struct BackendSpec {
     pub backend: BackendKey,
     pub autodiff: bool,
     pub checkpointing: bool,
+    /// The element generics the type was written with (`NdArray<f64>`), which the port's
+    /// devices are configured with.
+    pub elements: ElementDTypes,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -1451,16 +1454,25 @@ impl Index {
                     backend,
                     autodiff: false,
                     checkpointing: false,
+                    elements: ElementDTypes::default(),
                 })
             }
             Some(name) => {
                 let backend = self
                     .backends
                     .find_key(|b| b.types.iter().any(|t| t == name))?;
+                let arguments: Vec<String> = (segment.generic_arg_list())
+                    .map(|list| {
+                        (list.generic_args())
+                            .map(|arg| arg.syntax().text().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 Some(BackendSpec {
                     backend,
                     autodiff: false,
                     checkpointing: false,
+                    elements: ElementDTypes::of_arguments(&self.backends[backend], &arguments),
                 })
             }
             // A block's own alias (`{ type B = NdArray<f32>; .. }`) is what the name means in

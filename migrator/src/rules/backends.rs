@@ -33,6 +33,13 @@ pub struct Backend {
     /// Element generic parameters of the type and their defaults, in order (`F = f32`).
     #[serde(default)]
     pub elements: Vec<(String, String)>,
+    /// The element of its `Int` tensors in 0.21 where `elements` has no `I` (LibTorch's are
+    /// always `i64`).
+    #[serde(default)]
+    int_elem: Option<String>,
+    /// The `IntDType` its own 0.22 device defaults to (`DeviceOps::defaults`), when not `I32`.
+    #[serde(default)]
+    device_int_dtype: Option<String>,
     /// The CubeCL runtime whose `CubeBackend<Runtime, F, I, B>` the type is in 0.21
     /// (`WgpuRuntime` for `Wgpu`).
     #[serde(default)]
@@ -97,6 +104,23 @@ impl Backend {
     pub fn own_device(&self) -> Option<(&DeviceExpr, &str)> {
         Some((self.own_device.as_ref()?, self.own_feature.as_deref()?))
     }
+
+    /// The element 0.21 computed its `Int` tensors in (`i64`): the default of its `I`
+    /// generic, else `int_elem`; unknown for an entry that gives neither, whose devices are
+    /// then left at their defaults.
+    fn int_elem(&self) -> Option<&str> {
+        (self.elements.iter())
+            .find(|(name, _)| name == "I")
+            .map(|(_, default)| default.as_str())
+            .or(self.int_elem.as_deref())
+    }
+
+    /// The `IntDType` its own 0.22 device defaults to: `I32` unless the table says otherwise
+    /// (burn-flex 0.22.1 `backend.rs` and burn-backend 0.22.1's CubeCL `DeviceOps` give `I32`;
+    /// burn-ndarray and burn-tch give `I64`).
+    fn device_int_dtype(&self) -> &str {
+        self.device_int_dtype.as_deref().unwrap_or("I32")
+    }
 }
 
 /// A backend of the table, by its place there: what the index's facts and the device edits
@@ -117,6 +141,16 @@ impl Backends {
     /// The key of the first backend, in table order, that `matches`.
     pub fn find_key(&self, matches: impl FnMut(&Backend) -> bool) -> Option<BackendKey> {
         self.0.iter().position(matches).map(BackendKey)
+    }
+
+    /// Configures `device`, one backend `key`'s values become, for the element generics the
+    /// 0.21 type was `written` with (`configure_dtypes`).
+    pub fn configure(&self, key: BackendKey, device: &mut DeviceExpr, written: &ElementDTypes) {
+        let owner = self
+            .iter()
+            .find(|b| b.own_constructor() == Some(&device.constructor));
+        let int_default = owner.map(Backend::device_int_dtype);
+        configure_dtypes(device, self[key].int_elem(), written, int_default);
     }
 }
 
@@ -447,8 +481,92 @@ impl BackendTable {
             backend.device = device;
             backend.feature = feature;
         }
+        self.configure_int_dtypes();
         Ok(())
     }
+
+    /// Gives every device a backend's values become the int dtype 0.21 computed in, where that
+    /// device's 0.22 default differs (NdArray's `i64` on `Device::flex()`, whose default is
+    /// `I32`): the port then computes in the same dtypes (rule `device-ndarray`'s fix safety).
+    fn configure_int_dtypes(&mut self) {
+        let defaults: BTreeMap<String, String> = (self.backends.iter())
+            .filter_map(|b| {
+                let constructor = b.own_constructor()?.to_string();
+                Some((constructor, b.device_int_dtype().to_string()))
+            })
+            .collect();
+        for backend in &mut self.backends {
+            let int_elem = backend.int_elem().map(str::to_string);
+            let templates = (backend.variants.values_mut())
+                .chain(backend.device_variant.as_mut())
+                .chain(backend.device_new.as_mut());
+            for device in std::iter::once(&mut backend.device).chain(templates) {
+                let int_default = defaults.get(&device.constructor).map(String::as_str);
+                configure_dtypes(
+                    device,
+                    int_elem.as_deref(),
+                    &ElementDTypes::default(),
+                    int_default,
+                );
+            }
+        }
+    }
+}
+
+/// The element generics a 0.21 backend type was written with, as 0.22 dtype variants:
+/// `NdArray<f64>` has float `F64`. `None` where the type left the generic at its default.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct ElementDTypes {
+    pub float: Option<String>,
+    pub int: Option<String>,
+}
+
+impl ElementDTypes {
+    /// The dtypes of a backend type's generic arguments (`["f64"]` for `NdArray<f64>`), by the
+    /// positions `elements` gives them; an argument that is no element type (a generic
+    /// parameter, a bool element) says nothing.
+    pub fn of_arguments(backend: &Backend, arguments: &[String]) -> Self {
+        let variant = |name: &str, known: &[&str]| {
+            let position = backend.elements.iter().position(|(n, _)| n == name)?;
+            let argument = arguments.get(position)?.trim();
+            known
+                .contains(&argument)
+                .then(|| argument.to_ascii_uppercase())
+        };
+        let float_name = backend.elements.first().map(|(n, _)| n.as_str());
+        ElementDTypes {
+            float: float_name.and_then(|n| variant(n, &["f64", "f32", "f16", "bf16", "flex32"])),
+            int: variant("I", &["i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8"]),
+        }
+        .with_float_names()
+    }
+
+    /// `FloatDType` spells two variants differently from Rust's element types.
+    fn with_float_names(mut self) -> Self {
+        self.float = self.float.map(|f| match f.as_str() {
+            "FLEX32" => "Flex32".to_string(),
+            _ => f,
+        });
+        self
+    }
+}
+
+/// Configures `device`, one a 0.21 backend's values become, to compute in the dtypes 0.21 did
+/// where they are not the 0.22 device's defaults (`F32` floats on every device;
+/// `int_default` ints): the `written` element generics, else the backend's own int element
+/// (`int_elem`). A device of unknown defaults is left alone.
+pub fn configure_dtypes(
+    device: &mut DeviceExpr,
+    int_elem: Option<&str>,
+    written: &ElementDTypes,
+    int_default: Option<&str>,
+) {
+    device.float_dtype = written.float.clone().filter(|f| f != "F32");
+    let int = (written.int.clone()).or_else(|| int_elem.map(str::to_ascii_uppercase));
+    device.int_dtype = match (int, int_default) {
+        (Some(int), Some(default)) if int != default => Some(int),
+        _ => None,
+    };
 }
 
 #[cfg(test)]

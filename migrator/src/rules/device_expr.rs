@@ -21,6 +21,13 @@ pub struct DeviceExpr {
     pub autodiff: bool,
     /// `.gradient_checkpointing()`.
     pub checkpointing: bool,
+    /// The `FloatDType` variant (`F64`) the device is configured with: the 0.21 backend
+    /// type's float element, where it was not `f32` (`NdArray<f64>`).
+    pub float_dtype: Option<String>,
+    /// The `IntDType` variant (`I64`) the device is configured with, where the 0.21 backend
+    /// computed integers in another dtype than this device's 0.22 default (NdArray's `i64`
+    /// on Flex, whose default is `I32`). Set by the backend table (`BackendTable::choose`).
+    pub int_dtype: Option<String>,
 }
 
 impl DeviceExpr {
@@ -45,6 +52,8 @@ impl DeviceExpr {
             args: args.to_string(),
             autodiff: false,
             checkpointing: false,
+            float_dtype: None,
+            int_dtype: None,
         })
     }
 
@@ -65,6 +74,44 @@ impl DeviceExpr {
     pub fn names_device_kind(&self) -> bool {
         self.args.contains("DeviceKind::")
     }
+
+    /// The dtype types the expression names, which the file then imports.
+    pub fn dtype_names(&self) -> Vec<&'static str> {
+        match (&self.float_dtype, &self.int_dtype) {
+            (Some(_), Some(_)) => vec!["FloatDType", "IntDType"],
+            (Some(_), None) => vec!["FloatDType"],
+            (None, Some(_)) => vec!["IntDType"],
+            (None, None) => vec![],
+        }
+    }
+
+    /// The device as tables and messages name it: `Device::flex() with IntDType::I64`.
+    pub fn summary(&self) -> String {
+        match self.configuration() {
+            Some(configuration) => format!("{} with {configuration}", self.unconfigured()),
+            None => self.to_string(),
+        }
+    }
+
+    /// The device before its configuration: `Device::flex()`.
+    pub fn unconfigured(&self) -> DeviceExpr {
+        DeviceExpr {
+            float_dtype: None,
+            int_dtype: None,
+            ..self.clone()
+        }
+    }
+
+    /// What `Device::configure` is given: `IntDType::I64`, `FloatDType::F64`, or both as a
+    /// pair (`From<(FloatDType, IntDType)> for DeviceConfig`, burn-tensor 0.22.1).
+    pub fn configuration(&self) -> Option<String> {
+        match (&self.float_dtype, &self.int_dtype) {
+            (Some(float), Some(int)) => Some(format!("(FloatDType::{float}, IntDType::{int})")),
+            (Some(float), None) => Some(format!("FloatDType::{float}")),
+            (None, Some(int)) => Some(format!("IntDType::{int}")),
+            (None, None) => None,
+        }
+    }
 }
 
 impl TryFrom<String> for DeviceExpr {
@@ -76,14 +123,27 @@ impl TryFrom<String> for DeviceExpr {
     }
 }
 
+/// A configured device is a block that configures a fresh device and yields it:
+/// `Device::configure` takes `&mut self` and returns a `Result`. Its error
+/// (`AlreadyInitialized`) means another construction site configured the same physical
+/// device first, with the same dtype, as every site of one backend writes the same block;
+/// the settings belong to the physical device, so configuring the autodiff device configures
+/// the one it wraps (measured on burn 0.22.1 with Flex).
 impl fmt::Display for DeviceExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let configuration = self.configuration();
+        if configuration.is_some() {
+            f.write_str("{ let mut device = ")?;
+        }
         write!(f, "Device::{}({})", self.constructor, self.args)?;
         if self.autodiff {
             f.write_str(".autodiff()")?;
         }
         if self.checkpointing {
             f.write_str(".gradient_checkpointing()")?;
+        }
+        if let Some(configuration) = configuration {
+            write!(f, "; let _ = device.configure({configuration}); device }}")?;
         }
         Ok(())
     }
@@ -113,6 +173,16 @@ mod tests {
             "Device::cuda(1).autodiff().gradient_checkpointing()"
         );
         assert!(!filled.names_device_kind());
+        filled.int_dtype = Some("I64".into());
+        assert_eq!(
+            filled.to_string(),
+            "{ let mut device = Device::cuda(1).autodiff().gradient_checkpointing(); let _ = device.configure(IntDType::I64); device }"
+        );
+        assert_eq!(filled.dtype_names(), ["IntDType"]);
+        filled.float_dtype = Some("F64".into());
+        assert!(filled
+            .to_string()
+            .contains("device.configure((FloatDType::F64, IntDType::I64))"));
         assert!(
             DeviceExpr::parse("Device::metal(DeviceKind::DefaultDevice)")
                 .unwrap()

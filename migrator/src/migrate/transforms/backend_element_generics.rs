@@ -1,6 +1,8 @@
 //! Element types a project chose through its backend type (`NdArray<f64>`, `Wgpu<f16, i32>`):
 //! the type's defaults (the backend table's `elements`) need nothing, anything else is a device
-//! configuration in 0.22.
+//! configuration in 0.22. The device rules write it where they build a device for such a type
+//! (`ElementDTypes`); this transform reports the type, since a device built elsewhere (passed
+//! in from code that chose no backend) gets none.
 
 use ra_ap_syntax::ast::{self, HasGenericArgs};
 use ra_ap_syntax::AstNode;
@@ -71,7 +73,10 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.push(Change::manual(
                 path_type.syntax().text_range(),
                 RuleId::BackendElementGenerics,
-                "element types are a device setting in Burn 0.22: `device.configure(DeviceConfig::default().float_dtype(..))`",
+                format!(
+                    "element types are a device setting in Burn 0.22: the devices the port builds for `{}` are configured with them (`device.configure(..)`); a device built elsewhere needs the same `configure` before its first tensor",
+                    path_type.syntax().text()
+                ),
             ));
         }
     }

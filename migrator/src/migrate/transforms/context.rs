@@ -496,9 +496,13 @@ pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
 
 /// The 0.22 device expression for a resolved backend.
 pub fn device_expression(index: &Index, spec: &BackendSpec) -> DeviceExpr {
-    DeviceExpr {
+    let mut device = DeviceExpr {
         autodiff: spec.autodiff,
         checkpointing: spec.checkpointing,
         ..index.backends[spec.backend].device.clone()
-    }
+    };
+    index
+        .backends
+        .configure(spec.backend, &mut device, &spec.elements);
+    device
 }

@@ -8,13 +8,13 @@
 //! (`data_loader_devices`).
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
-use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange, TextSize};
 
 use super::context::{device_expression, FileCtx};
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::BackendSpec;
-use crate::rules::backends::{Backend, BackendKey};
+use crate::rules::backends::{Backend, BackendKey, ElementDTypes};
 use crate::rules::device_expr::DeviceExpr;
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{callee_name, segment_names};
@@ -120,8 +120,9 @@ fn creation_options_devices(ctx: &mut FileCtx) {
         };
         let expr = default_device_choice(ctx, call.syntax(), &spec);
         let message = format!(
-            "0.21's options were on the backend's default device, 0.22's `default()` on the first enabled backend; this code ran on `{}`, so the options name `{expr}`",
-            ctx.index.backends[spec.backend].types[0]
+            "0.21's options were on the backend's default device, 0.22's `default()` on the first enabled backend; this code ran on `{}`, so the options name `{}`",
+            ctx.index.backends[spec.backend].types[0],
+            expr.summary()
         );
         ctx.push(Change::edit(
             call.syntax().text_range(),
@@ -448,18 +449,99 @@ fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, key: BackendKey, mut exp
             expr.autodiff = true;
             expr.checkpointing = spec.checkpointing;
         }
+        if spec.backend == key {
+            ctx.index.backends.configure(key, &mut expr, &spec.elements);
+        }
     }
     note_imports(ctx, &expr);
     let backend = &ctx.index.backends[key];
     let rule = backend.rule;
     record_choice(ctx, node, key, &expr, rule);
-    let message = format!("the device is `{expr}` in Burn 0.22");
-    ctx.push(Change::edit(
-        node.text_range(),
-        expr.to_string(),
-        rule,
-        message,
-    ));
+    let message = format!("the device is `{}` in Burn 0.22", expr.summary());
+    push_device(ctx, node, &expr, rule, message);
+}
+
+/// Writes `expr` for the device expression `node`. A configured device that initializes a
+/// plain `let device = ..;` is configured on the binding, one statement after it
+/// (`let mut device = Device::flex();` and `let _ = device.configure(IntDType::I64);`);
+/// anywhere else it is the block `DeviceExpr` writes.
+fn push_device(
+    ctx: &mut FileCtx,
+    node: &SyntaxNode,
+    expr: &DeviceExpr,
+    rule: impl Into<RuleKey>,
+    message: String,
+) {
+    if let Some((range, text)) = configured_binding(ctx, node, expr) {
+        ctx.push(Change::edit(range, text, rule, message));
+    } else {
+        ctx.push(Change::edit(
+            node.text_range(),
+            expr.to_string(),
+            rule,
+            message,
+        ));
+    }
+}
+
+/// `mut device = Device::flex();\n    let _ = device.configure(IntDType::I64);` for the text from
+/// the name to the `;` of `let device = <node>;`: a binding with no type, `mut`, `ref`, `else`,
+/// or comment in it, whose initializer is `node`.
+fn configured_binding(
+    ctx: &FileCtx,
+    node: &SyntaxNode,
+    expr: &DeviceExpr,
+) -> Option<(TextRange, String)> {
+    let configuration = expr.configuration()?;
+    let statement = ast::LetStmt::cast(node.parent()?)?;
+    if statement.initializer()?.syntax() != node
+        || statement.ty().is_some()
+        || statement.let_else().is_some()
+    {
+        return None;
+    }
+    let ast::Pat::IdentPat(pattern) = statement.pat()? else {
+        return None;
+    };
+    if pattern.mut_token().is_some() || pattern.ref_token().is_some() || pattern.pat().is_some() {
+        return None;
+    }
+    let name = pattern.name()?.text().to_string();
+    let semicolon = statement.semicolon_token()?;
+    let range = TextRange::new(
+        pattern.syntax().text_range().start(),
+        semicolon.text_range().end(),
+    );
+    let plain = |from: TextSize, to: TextSize, expected: &str| {
+        ctx.file.slice(TextRange::new(from, to)).trim() == expected
+    };
+    if !plain(
+        pattern.syntax().text_range().end(),
+        node.text_range().start(),
+        "=",
+    ) || !plain(node.text_range().end(), semicolon.text_range().start(), "")
+    {
+        return None;
+    }
+    let indent = line_indent(ctx, statement.syntax());
+    Some((
+        range,
+        format!(
+            "mut {name} = {};\n{indent}let _ = {name}.configure({configuration});",
+            expr.unconfigured()
+        ),
+    ))
+}
+
+/// The whitespace that starts the line `node` starts on.
+fn line_indent(ctx: &FileCtx, node: &SyntaxNode) -> String {
+    let line_start = ctx.file.text[..usize::from(node.text_range().start())]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    ctx.file.text[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
 }
 
 /// The device of `spec` for a site where 0.21 used the backend's default device: its
@@ -496,7 +578,7 @@ fn record_choice(
             _ => name,
         },
         value: ctx.file.slice(node.text_range()).to_string(),
-        device: expr.to_string(),
+        device: expr.summary(),
         feature: feature_of(ctx, expr).unwrap_or_else(|| backend.feature.clone()),
         rule,
     });
@@ -516,6 +598,9 @@ fn note_imports(ctx: &mut FileCtx, expr: &DeviceExpr) {
     ctx.need_import("burn::tensor::Device");
     if expr.names_device_kind() {
         ctx.need_import("burn::tensor::DeviceKind");
+    }
+    for name in expr.dtype_names() {
+        ctx.need_import(&format!("burn::tensor::{name}"));
     }
 }
 
@@ -561,10 +646,11 @@ fn default_device(ctx: &mut FileCtx, call: &ast::CallExpr) {
         BodyBackend::One(spec) => {
             let expr = default_device_choice(ctx, call.syntax(), &spec);
             let message = format!(
-                "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{expr}`",
-                ctx.index.backends[spec.backend].types[0]
+                "`Default::default()` picks the first enabled backend in Burn 0.22; this code ran on `{}`, so say `{}`",
+                ctx.index.backends[spec.backend].types[0],
+                expr.summary()
             );
-            ctx.push(Change::edit(call.syntax().text_range(), expr.to_string(), RuleId::DefaultDevice, message));
+            push_device(ctx, call.syntax(), &expr, RuleId::DefaultDevice, message);
         }
         BodyBackend::Conflict => ctx.push(Change::manual(
             call.syntax().text_range(),
@@ -627,13 +713,7 @@ fn branch_devices(
     branches: &[(String, BackendSpec)],
 ) {
     let site_autodiff = matches!(backend, BodyBackend::One(spec) if spec.autodiff);
-    let line_start = ctx.file.text[..usize::from(call.syntax().text_range().start())]
-        .rfind('\n')
-        .map_or(0, |at| at + 1);
-    let indent: String = ctx.file.text[line_start..]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
+    let indent = line_indent(ctx, call.syntax());
     let mut block = String::from("{\n");
     let mut devices = Vec::new();
     for (cfg, spec) in branches {
@@ -643,7 +723,7 @@ fn branch_devices(
         block.push_str(&format!(
             "{indent}    {cfg}\n{indent}    let device = {expr};\n"
         ));
-        devices.push(format!("{cfg} {expr}"));
+        devices.push(format!("{cfg} {}", expr.summary()));
     }
     block.push_str(&format!("{indent}    device\n{indent}}}"));
     let message = format!(
@@ -788,6 +868,7 @@ fn site_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
         backend: first.backend,
         autodiff: specs.iter().any(|s| s.autodiff),
         checkpointing: specs.iter().any(|s| s.checkpointing),
+        elements: agreed_elements(&specs),
     })
 }
 
@@ -807,5 +888,17 @@ fn body_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
         backend: first.backend,
         autodiff: specs.iter().all(|s| s.autodiff),
         checkpointing: specs.iter().all(|s| s.checkpointing),
+        elements: agreed_elements(&specs),
     })
+}
+
+/// The element generics every one of `specs` (of one backend) was written with; the defaults
+/// where they differ, which `backend-element-generics` reports.
+fn agreed_elements(specs: &[BackendSpec]) -> ElementDTypes {
+    let first = &specs[0].elements;
+    if specs.iter().all(|s| &s.elements == first) {
+        first.clone()
+    } else {
+        ElementDTypes::default()
+    }
 }

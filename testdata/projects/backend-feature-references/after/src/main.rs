@@ -1,6 +1,6 @@
 //! Doubles a vector on the backend the package's features pick.
 
-use burn::tensor::{Device, DeviceKind};
+use burn::tensor::{Device, DeviceKind, IntDType};
 use burn::tensor::Tensor;
 
 fn double(x: Tensor<1>) -> Tensor<1> {
@@ -9,7 +9,8 @@ fn double(x: Tensor<1>) -> Tensor<1> {
 
 #[cfg(not(feature = "gpu"))]
 fn run() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     let x = Tensor::<1>::from_floats([1.0, 2.0, 3.0], &device);
     println!("{}", double(x).into_data());
 }

@@ -3,10 +3,11 @@
 mod backend;
 mod stats;
 
-use burn::tensor::Device;
+use burn::tensor::{Device, IntDType};
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     let x = backend::samples(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], &device);
     let (mean, std) = stats::mean_std(x.clone());
     println!("before: mean {mean:.3} std {std:.3}");

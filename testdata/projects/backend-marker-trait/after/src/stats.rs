@@ -5,9 +5,10 @@ use burn::tensor::{ElementConversion, Tensor};
 /// Mean and (population) standard deviation of `x`.
 ///
 /// ```
-/// # use burn::tensor::Device;
+/// # use burn::tensor::{Device, IntDType};
 /// # use burn::tensor::{ElementConversion, Tensor};
-/// let device = Device::flex();
+/// let mut device = Device::flex();
+/// let _ = device.configure(IntDType::I64);
 /// let x = Tensor::<1>::from_floats([1.0, 2.0, 3.0], &device);
 /// let mean = x.mean().into_scalar::<f32>();
 /// assert_eq!(mean, 2.0);

@@ -5,9 +5,9 @@ mod data;
 mod model;
 mod training;
 
-use burn::tensor::Device;
+use burn::tensor::{Device, IntDType};
 
 fn main() {
     let config = training::LoopConfig::new(5, 8);
-    training::run(&config, Device::flex());
+    training::run(&config, { let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device });
 }

@@ -2,12 +2,14 @@
 
 mod model;
 
+use burn::tensor::IntDType;
 use burn::prelude::*;
 
 use model::{ClampCounter, Normalizer};
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     let readings = Tensor::<2>::from_floats(
         [[1.0, 4.0, 7.0], [2.5, 3.0, 12.0], [-6.0, 5.0, 5.5]],
         &device,

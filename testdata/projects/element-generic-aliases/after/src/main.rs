@@ -4,6 +4,7 @@ mod backends;
 
 use burn::module::Param;
 use burn::nn::{Initializer, Linear, LinearConfig, Tanh};
+use burn::tensor::IntDType;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 
@@ -74,7 +75,8 @@ fn evaluate(model: &Regressor, device: &Device) -> f32 {
 }
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     let model = train(&device);
     let error = evaluate(&model.valid(), &device);
     println!("mean absolute error {error:.5}");

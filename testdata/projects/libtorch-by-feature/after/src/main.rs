@@ -2,16 +2,16 @@
 
 mod scorer;
 
-use burn::tensor::Device;
+use burn::tensor::{Device, IntDType};
 
 #[cfg(feature = "cuda")]
 fn device() -> Device {
-    Device::cuda(0)
+    { let mut device = Device::cuda(0); let _ = device.configure(IntDType::I64); device }
 }
 
 #[cfg(not(feature = "cuda"))]
 fn device() -> Device {
-    Device::flex()
+    { let mut device = Device::flex(); let _ = device.configure(IntDType::I64); device }
 }
 
 fn main() {

@@ -27,11 +27,13 @@ impl RegressionData {
 
 #[cfg(test)]
 mod tests {
+    use burn::tensor::IntDType;
     use super::*;
 
     #[test]
     fn one_target_per_row() {
-        let device = Device::flex();
+        let mut device = Device::flex();
+        let _ = device.configure(IntDType::I64);
         let data = RegressionData::generate(5, 3, &device);
         assert_eq!(data.inputs.dims(), [5, 3]);
         assert_eq!(data.targets.dims(), [5, 1]);

@@ -5,10 +5,11 @@ mod data;
 mod model;
 mod training;
 
-use burn::tensor::Device;
+use burn::tensor::{Device, IntDType};
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     let config = training::TrainingConfig::new(model::MlpConfig::new(3, 8));
     training::run(&config, device);
 }

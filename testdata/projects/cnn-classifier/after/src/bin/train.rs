@@ -1,7 +1,8 @@
-use burn::tensor::Device;
+use burn::tensor::{Device, IntDType};
 use cnn_classifier::train;
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     train::run(&device, 4);
 }

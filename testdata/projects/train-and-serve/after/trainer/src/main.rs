@@ -3,10 +3,12 @@
 use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{GradientsParams, SgdConfig};
 use burn::prelude::*;
+use burn::tensor::IntDType;
 use model::{samples, ClassifierConfig};
 
 fn main() {
-    let device = Device::flex().autodiff();
+    let mut device = Device::flex().autodiff();
+    let _ = device.configure(IntDType::I64);
     let (inputs, labels) = samples(24, &device);
     let mut classifier = ClassifierConfig::new(3, 3).init(&device);
     let mut optim = SgdConfig::new().init();

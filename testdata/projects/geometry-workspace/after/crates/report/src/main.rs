@@ -1,4 +1,4 @@
-use burn::tensor::Device;
+use burn::tensor::{Device, IntDType};
 use burn::tensor::Tensor;
 use shapes::encoder::EncoderConfig;
 use shapes::ops::{centered, pairwise_sq_distances, stack_rows};
@@ -16,7 +16,8 @@ fn describe(label: &str, values: Tensor<2>) {
 }
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     device.seed(11);
 
     let points = shapes::make_points(5, &device);

@@ -3,12 +3,13 @@
 
 mod report;
 
-use nn::tensor::Device;
+use nn::tensor::{Device, IntDType};
 use scorer::data::{Samples, FEATURES};
 use scorer::training::{fit, FitConfig};
 
 fn main() {
-    let device = Device::flex();
+    let mut device = Device::flex();
+    let _ = device.configure(IntDType::I64);
     let held_out = Samples::generate(64, 8, &device);
     let scorer = fit(&FitConfig::new(FEATURES), device);
     report::print_scores(&scorer, &held_out);

@@ -16,12 +16,14 @@ pub fn print_scores(scorer: &Scorer, samples: &Samples) {
 
 #[cfg(test)]
 mod tests {
+    use nn::tensor::IntDType;
     use super::*;
     use scorer::model::ScorerConfig;
 
     #[test]
     fn scores_are_probabilities() {
-        let device = Device::flex();
+        let mut device = Device::flex();
+        let _ = device.configure(IntDType::I64);
         let scorer = ScorerConfig::new(4).init(&device);
         let samples = Samples::generate(0, 6, &device);
         let scores = scorer.forward(samples.inputs.clone()).into_data();
