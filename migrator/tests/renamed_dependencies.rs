@@ -266,11 +266,14 @@ fn findings(dir: &Path) -> (Vec<(String, String)>, Option<i32>) {
 }
 
 /// `text` with every path that starts with `from::` starting with `to::` instead (`nn::nn::X`
-/// becomes `burn::nn::X`: only a path's first segment is a crate).
+/// becomes `burn::nn::X`: only a path's first segment is a crate). An import that names the
+/// crate absolutely (`use ::nn::tensor::IntDType;`, written where a glob could also bring a
+/// `nn`) names the same crate.
 fn rename_crate(text: &str, from: &str, to: &str) -> String {
+    let text = text.replace(&format!("use ::{from}::"), &format!("use {from}::"));
     let needle = format!("{from}::");
     let mut out = String::new();
-    let mut rest = text;
+    let mut rest = text.as_str();
     while let Some(at) = rest.find(&needle) {
         out.push_str(&rest[..at]);
         let before = out.chars().next_back();

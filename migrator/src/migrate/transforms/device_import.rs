@@ -67,11 +67,15 @@ pub fn run(ctx: &mut FileCtx) {
             };
             let (module, name) = path.rsplit_once("::").unwrap_or(("burn", path));
             // Written as the file names the crate (`use nn::tensor::Device;`).
-            let module = ctx.local_path(module);
+            let local = ctx.local_path(module);
+            let module = match crate_must_be_absolute(ctx, &scope, &local, module) {
+                true => format!("::{local}"),
+                false => local.into_owned(),
+            };
             missing
                 .entry(condition)
                 .or_default()
-                .entry(module.into_owned())
+                .entry(module)
                 .or_default()
                 .push(name.to_string());
         }
@@ -102,6 +106,31 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.push(Change::insert(anchor, text, RuleId::DeviceImport, why));
         }
     }
+}
+
+/// Whether the import must name the crate of `local` (`nn::tensor`, Burn's `module` under the
+/// project's name) as `::nn`: where the file spells it so itself (`use ::nn::prelude::*;`), or
+/// where a renamed crate's name could also come from a glob import of the module
+/// (`use super::*;` over `use ::nn::prelude::*;`, whose `nn` module makes `nn` ambiguous,
+/// E0659).
+fn crate_must_be_absolute(ctx: &FileCtx, scope: &SyntaxNode, local: &str, module: &str) -> bool {
+    let krate = local.split("::").next().unwrap_or(local);
+    let uses_of = |node: &SyntaxNode| -> Vec<ast::Use> {
+        node.children().filter_map(ast::Use::cast).collect()
+    };
+    let spelled_absolute = (ctx.root().descendants().filter_map(ast::Use::cast)).any(|u| {
+        let text = u.use_tree().map(|t| t.syntax().text().to_string());
+        text.is_some_and(|t| t.starts_with(&format!("::{krate}::")))
+    });
+    let renamed = krate != module.split("::").next().unwrap_or(module);
+    let glob_in_scope = uses_of(scope).iter().any(|u| {
+        u.use_tree().is_some_and(|t| {
+            t.syntax()
+                .descendants_with_tokens()
+                .any(|t| t.kind() == ra_ap_syntax::SyntaxKind::STAR)
+        })
+    });
+    spelled_absolute || (renamed && glob_in_scope)
 }
 
 /// The `cfg` predicate under which none of `conditions` holds.

@@ -16,7 +16,7 @@ pub fn print_scores(scorer: &Scorer, samples: &Samples) {
 
 #[cfg(test)]
 mod tests {
-    use nn::tensor::IntDType;
+    use ::nn::tensor::IntDType;
     use super::*;
     use scorer::model::ScorerConfig;
 
