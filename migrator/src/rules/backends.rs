@@ -521,33 +521,41 @@ pub struct ElementDTypes {
     pub int: Option<String>,
 }
 
+/// Rust's element types and the `FloatDType` / `IntDType` variants that hold them.
+const FLOAT_DTYPES: &[(&str, &str)] = &[
+    ("f64", "F64"),
+    ("f32", "F32"),
+    ("f16", "F16"),
+    ("bf16", "BF16"),
+    ("flex32", "Flex32"),
+];
+const INT_DTYPES: &[(&str, &str)] = &[
+    ("i64", "I64"),
+    ("i32", "I32"),
+    ("i16", "I16"),
+    ("i8", "I8"),
+    ("u64", "U64"),
+    ("u32", "U32"),
+    ("u16", "U16"),
+    ("u8", "U8"),
+];
+
 impl ElementDTypes {
     /// The dtypes of a backend type's generic arguments (`["f64"]` for `NdArray<f64>`), by the
-    /// positions `elements` gives them; an argument that is no element type (a generic
-    /// parameter, a bool element) says nothing.
+    /// positions `elements` gives them (the first is the float element, `I` the int one); an
+    /// argument that is no element type (a generic parameter, a path) says nothing.
     pub fn of_arguments(backend: &Backend, arguments: &[String]) -> Self {
-        let variant = |name: &str, known: &[&str]| {
-            let position = backend.elements.iter().position(|(n, _)| n == name)?;
-            let argument = arguments.get(position)?.trim();
-            known
-                .contains(&argument)
-                .then(|| argument.to_ascii_uppercase())
+        let dtype = |position: Option<usize>, table: &[(&str, &'static str)]| {
+            let argument = arguments.get(position?)?.trim();
+            (table.iter())
+                .find(|(element, _)| *element == argument)
+                .map(|(_, variant)| variant.to_string())
         };
-        let float_name = backend.elements.first().map(|(n, _)| n.as_str());
+        let int_position = backend.elements.iter().position(|(n, _)| n == "I");
         ElementDTypes {
-            float: float_name.and_then(|n| variant(n, &["f64", "f32", "f16", "bf16", "flex32"])),
-            int: variant("I", &["i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8"]),
+            float: dtype((!backend.elements.is_empty()).then_some(0), FLOAT_DTYPES),
+            int: dtype(int_position, INT_DTYPES),
         }
-        .with_float_names()
-    }
-
-    /// `FloatDType` spells two variants differently from Rust's element types.
-    fn with_float_names(mut self) -> Self {
-        self.float = self.float.map(|f| match f.as_str() {
-            "FLEX32" => "Flex32".to_string(),
-            _ => f,
-        });
-        self
     }
 }
 
@@ -555,14 +563,19 @@ impl ElementDTypes {
 /// where they are not the 0.22 device's defaults (`F32` floats on every device;
 /// `int_default` ints): the `written` element generics, else the backend's own int element
 /// (`int_elem`). A device of unknown defaults is left alone.
-pub fn configure_dtypes(
+fn configure_dtypes(
     device: &mut DeviceExpr,
     int_elem: Option<&str>,
     written: &ElementDTypes,
     int_default: Option<&str>,
 ) {
     device.float_dtype = written.float.clone().filter(|f| f != "F32");
-    let int = (written.int.clone()).or_else(|| int_elem.map(str::to_ascii_uppercase));
+    let int_of_elem = |elem: &str| {
+        (INT_DTYPES.iter())
+            .find(|(element, _)| *element == elem)
+            .map(|(_, variant)| variant.to_string())
+    };
+    let int = (written.int.clone()).or_else(|| int_of_elem(int_elem?));
     device.int_dtype = match (int, int_default) {
         (Some(int), Some(default)) if int != default => Some(int),
         _ => None,
