@@ -368,6 +368,15 @@ fn the_port_writes_the_projects_names_for_burn() {
     let model = (report.files.iter())
         .find(|f| f.display == "src/model.rs")
         .unwrap();
+    // Its test module globs `super::*`, which brings the prelude's `nn` module: the new
+    // import names the renamed crate absolutely (E0659 otherwise).
+    assert!(
+        model
+            .migrated
+            .contains("mod tests {\n    use ::nn::tensor::IntDType;\n    use super::*;"),
+        "{}",
+        model.migrated
+    );
     assert!(
         model.migrated.contains("nn::tensor::ExecutionError"),
         "{}",
