@@ -271,6 +271,16 @@ enum Command {
         /// build again (at most 3 passes).
         #[arg(long)]
         fix: bool,
+        /// Build, test and run only this package of the workspace (as cargo's `-p`;
+        /// repeatable). Default: every package.
+        #[arg(short = 'p', long = "package", value_name = "SPEC")]
+        packages: Vec<String>,
+        /// Features to enable on both sides (as cargo's `--features`: `bert`, `esp/bert`).
+        #[arg(short = 'F', long, value_delimiter = ',', value_name = "FEATURES")]
+        features: Vec<String>,
+        /// Do not enable the default features, on either side.
+        #[arg(long)]
+        no_default_features: bool,
         #[command(flatten)]
         format: ResultFormat,
         /// When to color the port's compile errors: `auto` colors a terminal unless
@@ -556,6 +566,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             device,
             release,
             fix,
+            packages,
+            features,
+            no_default_features,
             format,
             color,
             ..
@@ -573,6 +586,11 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 device: device.clone(),
                 release: *release,
                 fix_passes: if *fix { 3 } else { 0 },
+                selection: verify::CargoSelection {
+                    packages: packages.clone(),
+                    features: features.clone(),
+                    no_default_features: *no_default_features,
+                },
             };
             let verdict =
                 progress::with_steps(|step| verify::verify(path, &rules, &options, step))?;

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use burn_migrate::prove::compare::{first_difference, Tolerance};
-use burn_migrate::prove::verify::{default_cache, verify, VerifyOptions};
+use burn_migrate::prove::verify::{verify, VerifyOptions};
 use burn_migrate::rules::RuleSet;
 use common::*;
 
@@ -33,13 +33,8 @@ fn before_builds(project: &Path) -> bool {
 fn verify_passes_on_every_fixture() {
     let rules = RuleSet::embedded().unwrap();
     let options = VerifyOptions {
-        cache: default_cache(),
-        migrated: None,
-        tolerance: Tolerance::default(),
         run_limit: Duration::from_secs(300),
-        device: None,
-        release: false,
-        fix_passes: 0,
+        ..VerifyOptions::default()
     };
     let mut failures = Vec::new();
     for project in projects() {

@@ -1,6 +1,7 @@
 //! Compares what two runs of a program printed: the same words in the same order, and the
 //! same numbers within a tolerance (Burn 0.21 on NdArray and 0.22 on Flex round differently
-//! in the last bits).
+//! in the last bits). Where a printed tensor ran is no result: the port runs on another device
+//! by design, so the `device:` and `backend:` lines of Burn's tensor `Display` are left out.
 
 /// One piece of printed output.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,9 +81,37 @@ impl Default for Tolerance {
     }
 }
 
-/// `None` when the outputs agree; otherwise the first difference, in words.
+/// `text` without the placement lines of the tensors it prints. Burn's `Display` of a tensor
+/// (`Tensor {`, then two-space-indented fields, then `}`) writes `  device:  {:?},` (0.21:
+/// `Cpu`; 0.22: `Device<Flex(Cpu)>`) and, in 0.21 only, `  backend:  {:?},` (burn-tensor
+/// 0.21.0 and 0.22.1, `src/tensor/api/base.rs`). Data, shape, kind and dtype stay compared.
+fn without_tensor_placement(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tensor = false;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end();
+        if content.ends_with("Tensor {") {
+            in_tensor = true;
+        } else if in_tensor && content == "}" {
+            in_tensor = false;
+        } else if in_tensor
+            && (content.starts_with("  device:  ") || content.starts_with("  backend:  "))
+        {
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// `None` when the outputs agree; otherwise the first difference, in words (token numbers
+/// count without the tensors' placement lines).
 pub fn first_difference(expected: &str, actual: &str, tolerance: Tolerance) -> Option<String> {
-    let (left, right) = (tokens(expected), tokens(actual));
+    let (expected, actual) = (
+        without_tensor_placement(expected),
+        without_tensor_placement(actual),
+    );
+    let (left, right) = (tokens(&expected), tokens(&actual));
     for (index, pair) in left.iter().zip(&right).enumerate() {
         match pair {
             (Token::Number(a, a_text), Token::Number(b, b_text)) => {
@@ -140,5 +169,19 @@ mod tests {
         assert!(first_difference("a 1 b 2", "a 1 b", t).is_some());
         assert!(first_difference("3/9", "4/9", t).is_some());
         assert_eq!(first_difference("accuracy 8/9", "accuracy 8/9", t), None);
+    }
+
+    #[test]
+    fn where_a_printed_tensor_ran_is_not_compared_but_its_values_are() {
+        let t = Tolerance::default();
+        let old = "x = Tensor {\n  data:\n[1.0, 2.0],\n  shape:  [2],\n  device:  Cpu,\n  backend:  \"ndarray\",\n  kind:  \"Float\",\n  dtype:  \"f32\",\n}\n";
+        let new = "x = Tensor {\n  data:\n[1.0, 2.0],\n  shape:  [2],\n  device:  Device<Flex(Cpu)>,\n  kind:  \"Float\",\n  dtype:  \"f32\",\n}\n";
+        assert_eq!(first_difference(old, new, t), None);
+        let other_values = new.replace("2.0", "3.0");
+        assert!(first_difference(old, &other_values, t).is_some());
+        let other_dtype = new.replace("f32", "f16");
+        assert!(first_difference(old, &other_dtype, t).is_some());
+        // Outside a tensor, a `device:` line is the program's own output.
+        assert!(first_difference("  device:  Cpu,\n", "  device:  Gpu,\n", t).is_some());
     }
 }

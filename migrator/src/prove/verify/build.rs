@@ -9,12 +9,13 @@ use crate::prove::verify::diagnose;
 use crate::prove::verify::types::SideResult;
 use crate::rules::RuleSet;
 
-/// Builds every target of the workspace at `dir`: the side's build results (whether it built,
-/// the log, how long it took, and the errors of a failed build, each with its rule).
-pub fn build(dir: &Path, target: &Path, profile: &[&str], rules: &RuleSet) -> SideResult {
+/// Builds every target of the workspace at `dir` (of the packages and features `selection`
+/// names, with `--release` among them for that profile): the side's build results (whether it
+/// built, the log, how long it took, and the errors of a failed build, each with its rule).
+pub fn build(dir: &Path, target: &Path, selection: &[String], rules: &RuleSet) -> SideResult {
     let mut side = SideResult::default();
     let started = Instant::now();
-    let build = cargo_build(dir, target, profile);
+    let build = cargo_build(dir, target, selection);
     side.build_time = started.elapsed();
     side.built = build.as_ref().is_ok_and(|(ok, _, _)| *ok);
     match build {
@@ -34,19 +35,10 @@ pub fn build(dir: &Path, target: &Path, profile: &[&str], rules: &RuleSet) -> Si
 fn cargo_build(
     dir: &Path,
     target: &Path,
-    profile: &[&str],
+    selection: &[String],
 ) -> Result<(bool, String, Vec<cargo_metadata::diagnostic::Diagnostic>), Error> {
-    let args = [
-        &[
-            "build",
-            "--workspace",
-            "--all-targets",
-            "--quiet",
-            "--message-format=json",
-        ],
-        profile,
-    ]
-    .concat();
+    let mut args = vec!["build", "--all-targets", "--quiet", "--message-format=json"];
+    args.extend(selection.iter().map(String::as_str));
     let output = crate::util::cargo::run(dir, target, &args)?;
     let diagnostics = diagnose::diagnostics(&String::from_utf8_lossy(&output.stdout));
     // The log reads as cargo would print it: rustc's rendered messages, then cargo's own.

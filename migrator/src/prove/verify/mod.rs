@@ -36,7 +36,7 @@ use crate::rules::RuleSet;
 pub use crate::prove::framework::default_cache;
 pub use copy::prepare;
 pub use targets::{binaries, runnables, Runnable};
-pub use types::{SideResult, Verdict, VerifyOptions};
+pub use types::{CargoSelection, SideResult, Verdict, VerifyOptions};
 
 /// Verifies the port of `project` (see the module docs); `progress` hears of each step.
 pub fn verify(
@@ -59,8 +59,14 @@ pub fn verify(
         progress,
     )?;
 
+    if options.selection != CargoSelection::default() {
+        notes.push(format!(
+            "both sides were built, tested and run with `{}`",
+            options.selection.cargo_args().join(" ")
+        ));
+    }
     let table = config::load(&old)?;
-    let commands = run::run_commands(&old, &table)?;
+    let commands = run::run_commands(&old, &table, &options.selection)?;
     let known = devices::constructors(rules);
     let watch = memory_watch::install_for_devices(&new, &used_by_package, &known)?;
     let target = options.cache.join("target");

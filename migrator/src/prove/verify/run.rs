@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::prove::verify::targets::{packages, runnables, Runnable};
-use crate::prove::verify::types::{SideResult, VerifyOptions};
+use crate::prove::verify::types::{CargoSelection, SideResult, VerifyOptions};
 use crate::prove::verify::{build, config, diagnose, memory_watch};
 use crate::rules::RuleSet;
 
@@ -38,9 +38,12 @@ pub fn run_side(
         run_limit,
         skipped,
     } = *plan;
-    let profile: &[&str] = if options.release { &["--release"] } else { &[] };
+    let mut selection = options.selection.cargo_args();
+    if options.release {
+        selection.push("--release".to_string());
+    }
     progress(&format!("{label}: building all targets"));
-    let mut side = build::build(dir, target, profile, rules);
+    let mut side = build::build(dir, target, &selection, rules);
     progress(&format!(
         "{label}: built in {:.1?} ({})",
         side.build_time,
@@ -50,7 +53,7 @@ pub fn run_side(
         return side;
     }
     progress(&format!("{label}: running the tests"));
-    run_tests(dir, target, profile, skipped, &mut side);
+    run_tests(dir, target, &selection, skipped, &mut side);
     let profile_dir = if options.release { "release" } else { "debug" };
     for command in commands {
         if skipped.contains_key(&command.package) {
@@ -138,7 +141,7 @@ pub fn save_runs(dir: &Path, side: &SideResult) -> Result<(), Error> {
 fn run_tests(
     dir: &Path,
     target: &Path,
-    profile: &[&str],
+    selection: &[String],
     skipped: &BTreeMap<String, String>,
     side: &mut SideResult,
 ) {
@@ -154,22 +157,19 @@ fn run_tests(
         }
     };
     if skipped.is_empty() {
-        let args = [&["test", "--workspace", "--no-fail-fast"], profile].concat();
+        let mut args = vec!["test", "--no-fail-fast"];
+        args.extend(selection.iter().map(String::as_str));
         if let Ok(output) = crate::util::cargo::run(dir, target, &args) {
             record(&String::from_utf8_lossy(&output.stdout));
         }
         return;
     }
-    let args = [
-        &[
-            "test",
-            "--workspace",
-            "--no-run",
-            "--message-format=json-render-diagnostics",
-        ],
-        profile,
-    ]
-    .concat();
+    let mut args = vec![
+        "test",
+        "--no-run",
+        "--message-format=json-render-diagnostics",
+    ];
+    args.extend(selection.iter().map(String::as_str));
     let Ok(output) = crate::util::cargo::run(dir, target, &args) else {
         return;
     };
@@ -290,12 +290,14 @@ pub struct RunCommand {
 }
 
 /// What to run: the `[verify]` table's commands, else every binary and example of the
-/// original without arguments.
+/// original's selected packages, without arguments.
 pub fn run_commands(
     original: &Path,
     table: &config::VerifyTable,
+    selection: &CargoSelection,
 ) -> Result<Vec<RunCommand>, Error> {
-    let targets = runnables(original);
+    let mut targets = runnables(original);
+    targets.retain(|target| selection.includes(&target.package));
     let command = |target: &Runnable, args: &[String]| {
         let mut label = if target.example {
             format!("example {}", target.name)

@@ -25,10 +25,49 @@ pub struct VerifyOptions {
     /// When the port does not build, apply rustc's machine-applicable suggestions and build
     /// again, up to this many times.
     pub fix_passes: usize,
+    /// The packages and features both sides build, test and run.
+    pub selection: CargoSelection,
+}
+
+/// Which packages and features of the workspace both sides build, as cargo's own flags: a
+/// workspace whose Burn code sits behind features (or in a few of many packages) is verified
+/// on the feature set it is used with, not only on its defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CargoSelection {
+    /// `-p` specs; empty: the whole workspace.
+    pub packages: Vec<String>,
+    /// `--features`, in cargo's syntax (`bert`, `esp/bert`).
+    pub features: Vec<String>,
+    pub no_default_features: bool,
+}
+
+impl CargoSelection {
+    /// The flags for `cargo build` and `cargo test`: `--workspace` or `-p ..`, then features.
+    pub fn cargo_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if self.packages.is_empty() {
+            args.push("--workspace".to_string());
+        }
+        for package in &self.packages {
+            args.extend(["-p".to_string(), package.clone()]);
+        }
+        if !self.features.is_empty() {
+            args.extend(["--features".to_string(), self.features.join(",")]);
+        }
+        if self.no_default_features {
+            args.push("--no-default-features".to_string());
+        }
+        args
+    }
+
+    /// Whether the package named `name` is built (every package when none is named).
+    pub fn includes(&self, name: &str) -> bool {
+        self.packages.is_empty() || self.packages.iter().any(|p| p == name)
+    }
 }
 
 /// The shared cache, the default tolerance, two minutes per binary, the device the migration
-/// chose, the dev profile, no `--fix`.
+/// chose, the dev profile, no `--fix`, the whole workspace on its default features.
 impl Default for VerifyOptions {
     fn default() -> Self {
         VerifyOptions {
@@ -39,6 +78,7 @@ impl Default for VerifyOptions {
             device: None,
             release: false,
             fix_passes: 0,
+            selection: CargoSelection::default(),
         }
     }
 }
@@ -76,4 +116,36 @@ pub struct Verdict {
     pub notes: Vec<String>,
     /// Where each side's binary output was saved (`runs/{before,after}/<binary>.stdout`).
     pub runs_dir: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selection_is_cargo_s_own_flags() {
+        let whole = CargoSelection::default();
+        assert_eq!(whole.cargo_args(), ["--workspace"]);
+        assert!(whole.includes("anything"));
+
+        let some = CargoSelection {
+            packages: vec!["esp".into(), "quint".into()],
+            features: vec!["esp/bert".into(), "quint/field-burn".into()],
+            no_default_features: true,
+        };
+        assert_eq!(
+            some.cargo_args(),
+            [
+                "-p",
+                "esp",
+                "-p",
+                "quint",
+                "--features",
+                "esp/bert,quint/field-burn",
+                "--no-default-features"
+            ]
+        );
+        assert!(some.includes("quint"));
+        assert!(!some.includes("mere"));
+    }
 }
