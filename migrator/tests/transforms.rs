@@ -1166,3 +1166,64 @@ fn ported_devices_keep_the_dtypes_of_their_0_21_backend() {
         assert!(out.contains("    let device = Device::"), "{out}");
     }
 }
+
+/// Issue 30, item 9, for any rule: a rewrite that writes a name its module cannot resolve
+/// (here a user rule whose template names `Scaler`, which the rule file does not import) is
+/// reported where it writes it, instead of leaving rustc's "cannot find" at no finding. An
+/// import of the name in the module (or a glob) resolves it; the file's import does not
+/// reach into an inline module.
+#[test]
+fn a_rewrite_that_writes_a_name_nothing_imports_is_reported_where_it_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("team-scale.toml"),
+        r#"id = "team-scale"
+title = "Our scale helper is an associated function now"
+category = "tensors"
+applicability = "safe"
+hint = "call `Scaler::scale`"
+why = "Our own helper moved with the port."
+
+[[rewrite]]
+kind = "rewrite-call"
+function = "scale_v1"
+to = "Scaler::scale"
+"#,
+    )
+    .unwrap();
+    let mut rules = RuleSet::embedded().unwrap();
+    rules.add_dir(dir.path()).unwrap();
+    let unresolved = |text: &str| {
+        let outcome = migrate_text(text, &rules).unwrap();
+        assert!(outcome.error.is_none(), "{:?}", outcome.error);
+        assert!(
+            outcome.migrated.contains("Scaler::scale(2.0)"),
+            "{}",
+            outcome.migrated
+        );
+        let messages: Vec<String> = (outcome.changes.iter())
+            .filter(|c| c.fix.is_none() && c.rule == RuleKey::Builtin(RuleId::DeviceImport))
+            .map(|c| c.message.clone())
+            .collect();
+        messages
+    };
+    let messages = unresolved("fn f() -> f32 {\n    scale_v1(2.0)\n}\n");
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains("`team-scale` writes `Scaler` here"),
+        "{}",
+        messages[0]
+    );
+    assert_eq!(
+        unresolved("use helpers::Scaler;\n\nfn f() -> f32 {\n    scale_v1(2.0)\n}\n"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        unresolved("use helpers::*;\n\nfn f() -> f32 {\n    scale_v1(2.0)\n}\n"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        unresolved("use helpers::Scaler;\n\nmod inner {\n    fn f() -> f32 {\n        scale_v1(2.0)\n    }\n}\n").len(),
+        1
+    );
+}

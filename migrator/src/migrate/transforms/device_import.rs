@@ -1,6 +1,7 @@
 //! Imports `burn::tensor::Device` (and `DeviceKind`, `Gradients`) where the other rules
 //! brought them into use and the module does not import them yet: in the file, or in the
-//! inline module (`#[cfg(feature = "gpu")] mod gpu { .. }`) around the edits.
+//! inline module (`#[cfg(feature = "gpu")] mod gpu { .. }`) around the edits; and reports
+//! the names the edits write that nothing imports (`introduced_names`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,6 +26,18 @@ pub const TRANSFORM: Transform = Transform {
 };
 
 pub fn run(ctx: &mut FileCtx) {
+    for unresolved in super::introduced_names::unresolved(ctx) {
+        let message = format!(
+            "`{}` writes `{}` here, which nothing in this module declares or imports: import it (or write its path in full) before building",
+            unresolved.rule,
+            unresolved.names.join("`, `")
+        );
+        ctx.push(Change::manual(
+            unresolved.range,
+            RuleId::DeviceImport,
+            message,
+        ));
+    }
     if ctx.needed_imports.is_empty() {
         return;
     }

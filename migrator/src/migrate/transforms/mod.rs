@@ -43,6 +43,7 @@ mod half_precision_load;
 mod imports;
 mod inner_device;
 mod into_scalar;
+mod introduced_names;
 mod item_lazy_sync;
 mod macro_input;
 mod metric_state_numeric;
