@@ -1227,3 +1227,33 @@ to = "Scaler::scale"
         1
     );
 }
+
+/// `Dataset::get` is ported where its `Option` leaves only as the tail; a body that returns
+/// early (or uses `?` on an `Option`) keeps its `None`s for a person, reported at the return
+/// type and left unchanged.
+#[test]
+fn dataset_get_that_returns_early_is_reported_not_ported() {
+    let text = "use burn::data::dataset::Dataset;\n\npub struct Rows(pub Vec<Vec<f32>>);\n\nimpl Dataset<f32> for Rows {\n    fn get(&self, index: usize) -> Option<f32> {\n        let row = self.0.get(index)?;\n        if row.is_empty() {\n            return None;\n        }\n        Some(row[0])\n    }\n\n    fn len(&self) -> usize {\n        self.0.len()\n    }\n}\n";
+    let (migrated, manual) = port(text);
+    assert!(migrated.contains("-> Option<f32>"), "{migrated}");
+    assert!(!migrated.contains("unwrap_or_else"), "{migrated}");
+    assert!(
+        manual.contains(&RuleKey::Builtin(RuleId::DatasetGetResult)),
+        "{manual:?}"
+    );
+
+    // The tail-only body of the same impl is ported, with the index's own name.
+    let tail_only = text.replace(
+        "let row = self.0.get(index)?;\n        if row.is_empty() {\n            return None;\n        }\n        Some(row[0])",
+        "self.0.get(index).map(|row| row[0])",
+    ).replace("index: usize", "i: usize").replace("get(index)", "get(i)");
+    let (migrated, manual) = port(&tail_only);
+    assert!(
+        migrated.contains("fn get(&self, i: usize) -> Result<f32, DatasetError> {\n        Ok(self.0.get(i).map(|row| row[0]).unwrap_or_else(|| panic!(\"dataset index {i} out of range\")))\n    }"),
+        "{migrated}"
+    );
+    assert!(
+        !manual.contains(&RuleKey::Builtin(RuleId::DatasetGetResult)),
+        "{manual:?}"
+    );
+}

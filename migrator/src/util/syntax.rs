@@ -398,6 +398,25 @@ pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
         .any(|n| n.text() == name)
 }
 
+/// Whether `function`'s body hands a value back other than as its tail: a `return` (outside
+/// closures) or `?`, whose values a wrapper around the tail (`Ok(..)`) would not reach.
+pub fn leaves_other_than_by_tail(function: &ast::Fn) -> bool {
+    let Some(body) = function.body() else {
+        return true;
+    };
+    body.syntax()
+        .descendants()
+        .filter(|node| {
+            ast::ReturnExpr::can_cast(node.kind()) || ast::TryExpr::can_cast(node.kind())
+        })
+        .any(|node| {
+            !node
+                .ancestors()
+                .take_while(|a| a != body.syntax())
+                .any(|a| ast::ClosureExpr::can_cast(a.kind()))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{is_macro_body, path_parts, token_tree_paths, word_offsets, words_ending_with};

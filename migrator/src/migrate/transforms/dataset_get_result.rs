@@ -1,16 +1,18 @@
-//! `Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22: reported, since the body
-//! needs a person.
-//!
-//! `fn get(&self, index: usize) -> Option<I>` in an `impl Dataset<I> for ..`.
+//! `Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22, and panics past `len()`
+//! (burn-dataset 0.22.1's `Dataset` contract, which its own `InMemDataset` keeps: `Some(item)`
+//! is `Ok(item)`, `None` a panic). `fn get(&self, index: usize) -> Option<I>` in an
+//! `impl Dataset<I> for ..` whose body hands its `Option` back only as its tail gets that
+//! signature and `Ok(<tail>.unwrap_or_else(|| panic!(..)))`; a body that leaves by `return`
+//! or `?` is reported, as its `None`s need a person.
 
-use ra_ap_syntax::ast::{self, HasName};
+use ra_ap_syntax::ast::{self, HasGenericArgs, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::segment_names;
+use crate::util::syntax::{leaves_other_than_by_tail, segment_names};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::DatasetGetResult),
@@ -53,13 +55,71 @@ pub fn run(ctx: &mut FileCtx) {
             let Some(ret) = function.ret_type().and_then(|r| r.ty()) else {
                 continue;
             };
-            if ret.syntax().text().to_string().starts_with("Option") {
+            let Some(item) = option_argument(&ret) else {
+                continue;
+            };
+            let tail = function.body().and_then(|b| b.tail_expr());
+            let Some(tail) = tail.filter(|_| !leaves_other_than_by_tail(&function)) else {
                 ctx.push(Change::manual(
                     ret.syntax().text_range(),
                     RuleId::DatasetGetResult,
-                    "`Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)",
+                    "`Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`); this body returns early, so each `None` needs a person",
                 ));
-            }
+                continue;
+            };
+            let message = "`Dataset::get` returns `Result<I, DatasetError>` in Burn 0.22, and panics past `len()` (`None` becomes that panic)";
+            ctx.push(Change::edit(
+                ret.syntax().text_range(),
+                format!("Result<{}, DatasetError>", item.syntax().text()),
+                RuleId::DatasetGetResult,
+                message,
+            ));
+            let index = index_name(&function);
+            let panic = match &index {
+                Some(index) => format!("panic!(\"dataset index {{{index}}} out of range\")"),
+                None => "panic!(\"dataset index out of range\")".to_string(),
+            };
+            let range = tail.syntax().text_range();
+            ctx.push(Change::insert(
+                range.start(),
+                "Ok(",
+                RuleId::DatasetGetResult,
+                message,
+            ));
+            ctx.push(Change::insert(
+                range.end(),
+                format!(".unwrap_or_else(|| {panic}))"),
+                RuleId::DatasetGetResult,
+                message,
+            ));
+            ctx.need_import("burn::data::dataset::DatasetError");
         }
+    }
+}
+
+/// `I` of a return type written `Option<I>`.
+fn option_argument(ret: &ast::Type) -> Option<ast::Type> {
+    let ast::Type::PathType(path) = ret else {
+        return None;
+    };
+    let segment = path.path()?.segment()?;
+    if segment.name_ref()?.text() != "Option" {
+        return None;
+    }
+    let mut args = segment.generic_arg_list()?.generic_args();
+    match (args.next(), args.next()) {
+        (Some(ast::GenericArg::TypeArg(arg)), None) => arg.ty(),
+        _ => None,
+    }
+}
+
+/// The name of `get`'s index parameter, where it is a plain binding.
+fn index_name(function: &ast::Fn) -> Option<String> {
+    let param = function.param_list()?.params().next()?;
+    match param.pat()? {
+        ast::Pat::IdentPat(pat) if !pat.syntax().text().to_string().starts_with('_') => {
+            Some(pat.name()?.text().to_string())
+        }
+        _ => None,
     }
 }

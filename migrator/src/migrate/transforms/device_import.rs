@@ -191,7 +191,7 @@ fn burn_group_anchor(ctx: &FileCtx, line: &str) -> Option<TextSize> {
             let range = crate::util::syntax::line_removal_range(u.syntax());
             !ctx.changes
                 .iter()
-                .any(|c| c.range.intersect(range).is_some())
+                .any(|c| c.is_applied() && c.range.intersect(range).is_some())
         })
         .filter(|u| {
             u.use_tree()

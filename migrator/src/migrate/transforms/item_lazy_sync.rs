@@ -13,7 +13,7 @@ use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::line_removal_range;
+use crate::util::syntax::{leaves_other_than_by_tail, line_removal_range};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::ItemLazySync),
@@ -67,7 +67,7 @@ pub fn run(ctx: &mut FileCtx) {
         let port = sync
             .filter(|_| synced_to_itself)
             .and_then(|sync| Some((sync.ret_type()?.ty()?, sync.body()?.tail_expr()?, sync)))
-            .filter(|(_, _, sync)| !leaves_by_return(sync));
+            .filter(|(_, _, sync)| !leaves_other_than_by_tail(sync));
         let Some((returned, value, _)) = port else {
             ctx.push(Change::manual(
                 imp.syntax().text_range(),
@@ -109,23 +109,4 @@ pub fn run(ctx: &mut FileCtx) {
         ));
         ctx.need_import("burn::tensor::ExecutionError");
     }
-}
-
-/// Whether `sync`'s body hands a value back other than as its tail: a `return` (outside
-/// closures) or `?`, whose values `Ok(..)` around the tail would not wrap.
-fn leaves_by_return(sync: &ast::Fn) -> bool {
-    let Some(body) = sync.body() else {
-        return true;
-    };
-    body.syntax()
-        .descendants()
-        .filter(|node| {
-            ast::ReturnExpr::can_cast(node.kind()) || ast::TryExpr::can_cast(node.kind())
-        })
-        .any(|node| {
-            !node
-                .ancestors()
-                .take_while(|a| a != body.syntax())
-                .any(|a| ast::ClosureExpr::can_cast(a.kind()))
-        })
 }
