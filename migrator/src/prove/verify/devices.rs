@@ -4,13 +4,15 @@
 //! exactly the devices the migration can write.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use ra_ap_syntax::ast::{self, HasArgList, HasAttrs};
+use ra_ap_syntax::ast::{self, HasArgList, HasAttrs, HasName};
 use ra_ap_syntax::{AstNode, Edition, TextRange};
 
 use crate::error::Error;
 use crate::prove::probe::{self, Probe};
+use crate::prove::verify::cfg;
+use crate::prove::verify::types::CargoSelection;
 use crate::rules::backends::ProbeSpec;
 use crate::rules::RuleSet;
 use crate::util::syntax::segment_names;
@@ -59,44 +61,41 @@ pub fn constructors(rules: &RuleSet) -> BTreeMap<String, Constructor> {
 }
 
 /// A constructor call found in a file: its name, the range of the name and its argument list
-/// (`vulkan(DeviceKind::DefaultDevice)`), and the `#[cfg(feature = ..)]` conditions around it.
+/// (`vulkan(DeviceKind::DefaultDevice)`), and the `#[cfg(..)]` predicates around it.
 pub struct ConstructorCall {
     pub name: String,
     pub name_and_args: TextRange,
-    /// (feature, whether it must be on) for each feature condition on an enclosing item.
-    pub feature_conditions: Vec<(String, bool)>,
+    /// The predicate of each `#[cfg(..)]` on an enclosing item (`feature = "wgpu"`).
+    pub conditions: Vec<String>,
 }
 
 impl ConstructorCall {
-    /// Whether the call is compiled when the package is built with `features` on.
-    pub fn compiled_with(&self, features: &BTreeSet<String>) -> bool {
-        self.feature_conditions
-            .iter()
-            .all(|(feature, on)| features.contains(feature) == *on)
+    /// Whether the call is compiled when its file is (under `file_conditions`) and the package
+    /// is built with `features` on.
+    pub fn compiled_with(&self, file_conditions: &[String], features: &BTreeSet<String>) -> bool {
+        (self.conditions.iter().chain(file_conditions)).all(|p| cfg::holds(p, features))
     }
 }
 
-/// `#[cfg(feature = "x")]` -> ("x", true); `#[cfg(not(feature = "x"))]` -> ("x", false).
-/// Other conditions are not features and are taken as true.
-fn feature_condition(attr: &ast::Attr) -> Option<(String, bool)> {
-    let text: String = attr
-        .syntax()
-        .text()
-        .to_string()
-        .chars()
+/// The predicate of a `#[cfg(..)]` (or inner `#![cfg(..)]`) attribute, whitespace left out.
+fn cfg_predicate(attr: &ast::Attr) -> Option<String> {
+    let text: String = (attr.syntax().text().to_string().chars())
         .filter(|c| !c.is_whitespace())
         .collect();
-    let inner = text.strip_prefix("#[cfg(")?.strip_suffix(")]")?;
-    let (inner, on) = match inner.strip_prefix("not(").and_then(|i| i.strip_suffix(')')) {
-        Some(negated) => (negated, false),
-        None => (inner, true),
-    };
-    let feature = inner.strip_prefix("feature=\"")?.strip_suffix('"')?;
-    (!feature.contains('"')).then(|| (feature.to_string(), on))
+    let inner = (text
+        .strip_prefix("#[cfg(")
+        .or_else(|| text.strip_prefix("#![cfg(")))?;
+    Some(inner.strip_suffix(")]")?.to_string())
 }
 
-/// The features a package's default build turns on: `default` and what it enables in turn.
-pub fn default_features(manifest: &Path) -> BTreeSet<String> {
+/// The features on when the package of `manifest` (named `package`) is built as `selection`
+/// says: its defaults unless left out, the selection's features for it (`bert`, or
+/// `esp/bert` when `package` is `esp`), and what each of them enables in turn.
+pub fn enabled_features(
+    manifest: &Path,
+    package: &str,
+    selection: &CargoSelection,
+) -> BTreeSet<String> {
     let mut on = BTreeSet::new();
     let Ok(text) = std::fs::read_to_string(manifest) else {
         return on;
@@ -104,15 +103,23 @@ pub fn default_features(manifest: &Path) -> BTreeSet<String> {
     let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
         return on;
     };
-    let Some(table) = doc.get("features").and_then(|f| f.as_table_like()) else {
-        return on;
-    };
-    let mut queue = vec!["default".to_string()];
+    let table = doc.get("features").and_then(|f| f.as_table_like());
+    let mut queue: Vec<String> = (selection.features.iter())
+        .filter_map(|f| match f.split_once('/') {
+            Some((owner, feature)) => (owner == package).then(|| feature.to_string()),
+            None => Some(f.clone()),
+        })
+        .collect();
+    if !selection.no_default_features {
+        queue.push("default".to_string());
+    }
     while let Some(feature) = queue.pop() {
         if !on.insert(feature.clone()) {
             continue;
         }
-        let enables = table.get(&feature).and_then(|v| v.as_array());
+        let enables = table
+            .and_then(|t| t.get(&feature))
+            .and_then(|v| v.as_array());
         for entry in enables.into_iter().flatten().filter_map(|v| v.as_str()) {
             if !entry.contains('/') && !entry.starts_with("dep:") {
                 queue.push(entry.to_string());
@@ -145,13 +152,13 @@ pub fn constructor_calls(
         let (Some(segment), Some(args)) = (path.segment(), call.arg_list()) else {
             continue;
         };
-        let feature_conditions = call
+        let conditions = call
             .syntax()
             .ancestors()
             .filter_map(ast::AnyHasAttrs::cast)
             .flat_map(|node| {
                 node.attrs()
-                    .filter_map(|a| feature_condition(&a))
+                    .filter_map(|a| cfg_predicate(&a))
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -161,33 +168,106 @@ pub fn constructor_calls(
                 .syntax()
                 .text_range()
                 .cover(args.syntax().text_range()),
-            feature_conditions,
+            conditions,
         });
     }
     out
 }
 
-/// Constructor names called in the package at `dir` (not in packages nested in it) when it is
-/// built with its default features, with the text of each call from the name on
-/// (`vulkan(DeviceKind::DefaultDevice)`).
+/// Constructor names called in the package at `dir` (named `package`; not in packages nested
+/// in it) when it is built as `selection` says, with the text of each call from the name on
+/// (`vulkan(DeviceKind::DefaultDevice)`). A call counts where its file and the items around it
+/// are compiled: the `cfg` of each `mod` declaration on the way to the file counts too
+/// (`#[cfg(feature = "wasm")] mod wasm;` keeps `wasm.rs` out without the feature).
 pub fn devices_used(
     dir: &Path,
+    package: &str,
+    selection: &CargoSelection,
     known: &BTreeMap<String, Constructor>,
 ) -> BTreeMap<String, BTreeSet<String>> {
-    let defaults = default_features(&dir.join("Cargo.toml"));
+    let features = enabled_features(&dir.join("Cargo.toml"), package, selection);
+    let files: BTreeMap<PathBuf, String> = crate::util::files::rust_files(dir, false)
+        .into_iter()
+        .filter_map(|file| Some((file.clone(), std::fs::read_to_string(&file).ok()?)))
+        .collect();
+    let declared = module_conditions(&files);
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in crate::util::files::rust_files(dir, false) {
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            continue;
-        };
-        for call in constructor_calls(&text, known) {
-            if !call.compiled_with(&defaults) {
+    for (file, text) in &files {
+        let file_conditions = conditions_of_file(file, &declared);
+        for call in constructor_calls(text, known) {
+            if !call.compiled_with(&file_conditions, &features) {
                 continue;
             }
             out.entry(call.name)
                 .or_default()
                 .insert(text[call.name_and_args].to_string());
         }
+    }
+    out
+}
+
+/// For each file a `mod name;` declares: the declaring file and the `cfg` predicates on the
+/// declaration. A file is `name.rs` or `name/mod.rs` beside a `lib.rs`, `main.rs` or `mod.rs`,
+/// else in the folder named after the declaring file (`#[path]` is not followed).
+fn module_conditions(
+    files: &BTreeMap<PathBuf, String>,
+) -> BTreeMap<PathBuf, (PathBuf, Vec<String>)> {
+    let mut out = BTreeMap::new();
+    for (file, text) in files {
+        let Some(parent) = file.parent() else {
+            continue;
+        };
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let base = match stem {
+            "lib" | "main" | "mod" => parent.to_path_buf(),
+            _ => parent.join(stem),
+        };
+        let root = crate::migrate::source::parse(text, Edition::Edition2021).0;
+        for module in root.syntax().descendants().filter_map(ast::Module::cast) {
+            // Inline modules (`mod m { .. }`) are in this file; their items carry their `cfg`.
+            if module.item_list().is_some() {
+                continue;
+            }
+            let Some(name) = module.name().map(|n| n.text().to_string()) else {
+                continue;
+            };
+            let conditions: Vec<String> = module
+                .syntax()
+                .ancestors()
+                .filter_map(ast::AnyHasAttrs::cast)
+                .flat_map(|node| {
+                    node.attrs()
+                        .filter_map(|a| cfg_predicate(&a))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            for child in [
+                base.join(format!("{name}.rs")),
+                base.join(&name).join("mod.rs"),
+            ] {
+                if files.contains_key(&child) {
+                    out.insert(child, (file.clone(), conditions.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `cfg` predicates of the `mod` declarations from the crate root down to `file`.
+fn conditions_of_file(
+    file: &Path,
+    declared: &BTreeMap<PathBuf, (PathBuf, Vec<String>)>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = file.to_path_buf();
+    // Bounded: a file declared by its own descendant (a cycle) must not loop.
+    for _ in 0..declared.len() {
+        let Some((parent, conditions)) = declared.get(&current) else {
+            break;
+        };
+        out.extend(conditions.iter().cloned());
+        current = parent.clone();
     }
     out
 }
@@ -267,11 +347,61 @@ mod tests {
         )
         .unwrap();
         let known = constructors(&RuleSet::embedded().unwrap());
-        let used = devices_used(dir.path(), &known);
+        let defaults = CargoSelection::default();
+        let used = devices_used(dir.path(), "p", &defaults, &known);
         assert_eq!(used.keys().collect::<Vec<_>>(), ["flex", "vulkan"]);
         assert_eq!(
-            default_features(&dir.path().join("Cargo.toml")),
+            enabled_features(&dir.path().join("Cargo.toml"), "p", &defaults),
             ["default", "gpu", "vk"].map(String::from).into()
         );
+        // Built as verify's selection says: `--no-default-features -F p/cuda`.
+        let cuda = CargoSelection {
+            packages: vec!["p".into()],
+            features: vec!["p/cuda".into(), "other/vk".into()],
+            no_default_features: true,
+        };
+        let used = devices_used(dir.path(), "p", &cuda, &known);
+        assert_eq!(used.keys().collect::<Vec<_>>(), ["cuda", "flex"]);
+    }
+
+    #[test]
+    fn a_file_counts_only_where_its_mod_declaration_is_compiled() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src/web")).unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"p\"\n\n[features]\ndefault = [\"ndarray\"]\nndarray = []\nwasm = []\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("src/lib.rs"),
+            "#[cfg(all(target_arch = \"wasm32\", feature = \"wasm\"))]\nmod web;\nmod cpu;\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("src/cpu.rs"),
+            "pub fn device() -> Device { Device::flex() }\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("src/web/mod.rs"), "mod gpu;\n").unwrap();
+        std::fs::write(
+            dir.path().join("src/web/gpu.rs"),
+            "pub fn device() -> Device { Device::wgpu(DeviceKind::DefaultDevice) }\n",
+        )
+        .unwrap();
+        let known = constructors(&RuleSet::embedded().unwrap());
+        let wasm = CargoSelection {
+            features: vec!["wasm".into()],
+            ..CargoSelection::default()
+        };
+        let used = devices_used(dir.path(), "p", &wasm, &known);
+        assert_eq!(
+            used.keys().collect::<Vec<_>>(),
+            ["flex"],
+            "not built for wasm32"
+        );
+        std::fs::write(dir.path().join("src/lib.rs"), "mod web;\nmod cpu;\n").unwrap();
+        let used = devices_used(dir.path(), "p", &wasm, &known);
+        assert_eq!(used.keys().collect::<Vec<_>>(), ["flex", "wgpu"]);
     }
 }

@@ -14,6 +14,7 @@
 //! asked and what it finds.
 
 mod build;
+mod cfg;
 mod compare;
 pub mod config;
 mod copy;
@@ -53,6 +54,7 @@ pub fn verify(
         mut notes,
     } = placement::place(
         &new,
+        &options.selection,
         options.device.as_deref(),
         rules,
         &options.cache,

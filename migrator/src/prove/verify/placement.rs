@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::error::Error;
 use crate::prove::verify::targets::packages;
+use crate::prove::verify::types::CargoSelection;
 use crate::prove::verify::{devices, retarget};
 use crate::rules::RuleSet;
 
@@ -26,10 +27,12 @@ pub struct Placement {
     pub notes: Vec<String>,
 }
 
-/// Probes the devices of the port at `new`, then moves it to `device` when one is given and
+/// Probes the devices of the port at `new` (of the packages and features `selection` builds),
+/// then moves it to `device` when one is given and
 /// probes again.
 pub fn place(
     new: &Path,
+    selection: &CargoSelection,
     device: Option<&str>,
     rules: &RuleSet,
     cache: &Path,
@@ -40,7 +43,8 @@ pub fn place(
     let mut probes = BTreeMap::new();
     // The original runs where the migration's own device choice runs: what does not work
     // here is skipped on both sides, since the original would fail (or crash) there too.
-    let (natural_skips, natural_devices) = device_skips(new, &known, cache, &mut probes, progress);
+    let (natural_skips, natural_devices) =
+        device_skips(new, selection, &known, cache, &mut probes, progress);
     let (skipped, used_by_package) = match device {
         None => (natural_skips.clone(), natural_devices),
         Some(name) => {
@@ -55,7 +59,7 @@ pub fn place(
                 "the port runs on `Device::{name}`: {} constructor call(s) moved, feature `{}` enabled in {} manifest(s)",
                 moved.calls, target.feature, moved.manifests
             ));
-            device_skips(new, &known, cache, &mut probes, progress)
+            device_skips(new, selection, &known, cache, &mut probes, progress)
         }
     };
     Ok(Placement {
@@ -70,6 +74,7 @@ pub fn place(
 /// because one of them does not work here (each device probed once, `probes` remembers).
 fn device_skips(
     dir: &Path,
+    selection: &CargoSelection,
     known: &BTreeMap<String, devices::Constructor>,
     cache: &Path,
     probes: &mut BTreeMap<String, Result<(), Error>>,
@@ -78,7 +83,10 @@ fn device_skips(
     let mut skipped = BTreeMap::new();
     let mut used_by_package = BTreeMap::new();
     for (package, package_dir) in packages(dir) {
-        let used = devices::devices_used(&package_dir, known);
+        if !selection.includes(&package) {
+            continue;
+        }
+        let used = devices::devices_used(&package_dir, &package, selection, known);
         for name in used.keys() {
             let verdict = probes.entry(name.clone()).or_insert_with(|| {
                 progress(&format!("checking that `Device::{name}` works here"));
