@@ -1,8 +1,10 @@
 //! Drops backend type parameters from generic parameter lists and where clauses:
 //! `struct Model<B: Backend>` -> `struct Model`, `impl<B: Backend> Model<B>` -> `impl Model<B>`
-//! (the argument goes in `generic_args`), `where B: Backend` -> nothing.
+//! (the argument goes in `generic_args`), `where B: Backend` -> nothing, and so does a
+//! predicate that names the backend only through its element types
+//! (`f64: From<<B as BackendTypes>::FloatElem>`): 0.22 has no backend to have them.
 
-use ra_ap_syntax::ast::{self, HasGenericParams, HasName};
+use ra_ap_syntax::ast::{self, HasGenericParams, HasName, HasTypeBounds};
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
 use super::context::FileCtx;
@@ -90,7 +92,13 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Removes the predicates that constrain a backend parameter; the whole clause when none stay.
+/// The associated types of 0.21's backend that name its element types: a bound on a
+/// conversion from them has nothing to bound in 0.22, where elements are a device setting.
+const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
+
+/// Removes the predicates that constrain a backend parameter, or whose bounds name one only
+/// through its element types; the whole clause when none stay. A value that relied on such a
+/// conversion came from a backend-typed API, which its own rule reports.
 fn remove_where_predicates(
     ctx: &mut FileCtx,
     clause: &ast::WhereClause,
@@ -103,6 +111,8 @@ fn remove_where_predicates(
         .map(|p| {
             p.ty()
                 .is_some_and(|ty| names.iter().any(|n| mentions_ident(ty.syntax(), n)))
+                || p.type_bound_list()
+                    .is_some_and(|bounds| names_backend_only_by_elements(bounds.syntax(), names))
         })
         .collect();
     if !remove.iter().any(|r| *r) {
@@ -140,4 +150,30 @@ fn remove_where_predicates(
             ));
         }
     }
+}
+
+/// Whether `bounds` name a backend parameter of `names`, and only inside paths to one of its
+/// element types (`B::FloatElem`, `<B as BackendTypes>::IntElem`).
+fn names_backend_only_by_elements(bounds: &ra_ap_syntax::SyntaxNode, names: &[String]) -> bool {
+    let mut uses = bounds
+        .descendants()
+        .filter_map(ast::NameRef::cast)
+        .filter(|n| names.iter().any(|b| n.text() == b.as_str()))
+        .peekable();
+    uses.peek().is_some()
+        && uses.all(|name| {
+            // The outermost path the name qualifies (`B` in `B::FloatElem` and in
+            // `<B as BackendTypes>::FloatElem`), not one it is a generic argument of
+            // (`From<..>`).
+            let outermost = name
+                .syntax()
+                .ancestors()
+                .take_while(|a| a != bounds && !ast::GenericArgList::can_cast(a.kind()))
+                .filter_map(ast::Path::cast)
+                .last();
+            outermost
+                .and_then(|p| p.segment())
+                .and_then(|s| s.name_ref())
+                .is_some_and(|n| ELEMENT_TYPES.iter().any(|e| n.text() == *e))
+        })
 }

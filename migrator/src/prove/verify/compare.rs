@@ -37,15 +37,24 @@ pub fn problems(
 }
 
 fn compare(before: &SideResult, after: &SideResult, tolerance: Tolerance) -> Vec<String> {
-    let mut problems = Vec::new();
-    if before.built && !after.built {
-        let errors: Vec<&str> = after
-            .build_log
-            .lines()
+    let errors = |side: &SideResult| -> String {
+        let lines: Vec<&str> = (side.build_log.lines())
             .filter(|l| l.starts_with("error"))
             .take(10)
             .collect();
-        problems.push(format!("the port does not build:\n{}", errors.join("\n")));
+        lines.join("\n")
+    };
+    // Nothing to compare against is no proof: a port is verified only against an original
+    // that built (fix its build on Burn 0.21 first, or choose its packages and features).
+    if !before.built {
+        return vec![format!(
+            "the original does not build against Burn 0.21, so nothing was compared:\n{}",
+            errors(before)
+        )];
+    }
+    let mut problems = Vec::new();
+    if !after.built {
+        problems.push(format!("the port does not build:\n{}", errors(after)));
     }
     for test in before.passed_tests.difference(&after.passed_tests) {
         problems.push(format!("test `{test}` passed before and does not after"));
@@ -61,4 +70,35 @@ fn compare(before: &SideResult, after: &SideResult, tolerance: Tolerance) -> Vec
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_original_that_does_not_build_verifies_nothing() {
+        let broken = SideResult {
+            built: false,
+            build_log: "error: toolchain '1.97.1' is not installed\n".into(),
+            ..SideResult::default()
+        };
+        let problems = compare(&broken, &SideResult::default(), Tolerance::default());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("the original does not build"),
+            "{}",
+            problems[0]
+        );
+        assert!(problems[0].contains("toolchain"), "{}", problems[0]);
+
+        let built = SideResult {
+            built: true,
+            ..SideResult::default()
+        };
+        assert!(compare(&built, &built, Tolerance::default()).is_empty());
+        assert!(
+            compare(&built, &broken, Tolerance::default())[0].contains("the port does not build")
+        );
+    }
 }
