@@ -10,7 +10,9 @@
 # progress to NAME.verify.log. One line per project: tests passed under 0.21 and under 0.22,
 # tests passing before and failing after, binaries whose outputs were compared, the verdict.
 # BURN_MIGRATE names the binary (default: a release build of this checkout). Builds go to
-# verify's shared cache (BURN_MIGRATE_CACHE), one project at a time under $BURN_BUILD_LOCK.
+# verify's shared cache (BURN_MIGRATE_CACHE), one project at a time under $BURN_BUILD_LOCK,
+# with the toolchain scripts/corpus.sh checks with (CORPUS_TOOLCHAIN, default stable: a
+# project's rust-toolchain.toml may pin one this machine does not have).
 set -euo pipefail
 
 corpus=${1:?usage: scripts/corpus-verify.sh CORPUS_DIR [NAME...]}
@@ -38,7 +40,7 @@ while IFS=$'\t' read -r name verify_args _why; do
     [[ "$prep" != "-" ]] && (cd "$copy" && eval "$prep")
     log="$work/$name"
     # shellcheck disable=SC2086 # the arguments are words of the table
-    flock "$lock" "$migrate" verify $verify_args --format json "$copy/$scope" \
+    RUSTUP_TOOLCHAIN=${CORPUS_TOOLCHAIN:-stable} flock "$lock" "$migrate" verify $verify_args --format json "$copy/$scope" \
         > "$log.verify.json" 2> "$log.verify.log" || true
     python3 - "$log.verify.json" "$name" <<'PY'
 import json, sys
