@@ -134,10 +134,11 @@ pub fn save_runs(dir: &Path, side: &SideResult) -> Result<(), Error> {
     Ok(())
 }
 
-/// Runs the workspace's tests into `side`. Tests always run for the whole workspace, as the
-/// build did: selecting packages would resolve Burn's features for them alone and rebuild it.
-/// When packages are skipped, their test binaries are left out by running the others
-/// directly (without doctests, which only `cargo test` runs).
+/// Runs the workspace's tests into `side`, for the packages and features the build used
+/// (`selection`; a narrower choice would resolve Burn's features anew and rebuild it): what
+/// `cargo test` runs, and the tests of examples, which it only builds (a tutorial's
+/// exercises are examples with tests). When packages are skipped, their test binaries are
+/// left out by running the others directly (without doctests, which only `cargo test` runs).
 fn run_tests(
     dir: &Path,
     target: &Path,
@@ -157,16 +158,21 @@ fn run_tests(
         }
     };
     if skipped.is_empty() {
-        let mut args = vec!["test", "--no-fail-fast"];
-        args.extend(selection.iter().map(String::as_str));
-        if let Ok(output) = crate::util::cargo::run(dir, target, &args) {
-            record(&String::from_utf8_lossy(&output.stdout));
+        for targets in [&[][..], &["--examples"][..]] {
+            let mut args = vec!["test", "--no-fail-fast"];
+            args.extend(targets);
+            args.extend(selection.iter().map(String::as_str));
+            if let Ok(output) = crate::util::cargo::run(dir, target, &args) {
+                record(&String::from_utf8_lossy(&output.stdout));
+            }
         }
         return;
     }
     let mut args = vec![
         "test",
         "--no-run",
+        "--tests",
+        "--examples",
         "--message-format=json-render-diagnostics",
     ];
     args.extend(selection.iter().map(String::as_str));
