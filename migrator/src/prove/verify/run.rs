@@ -146,17 +146,8 @@ fn run_tests(
     skipped: &BTreeMap<String, String>,
     side: &mut SideResult,
 ) {
-    let mut record = |stdout: &str| {
-        for line in stdout.lines() {
-            if let Some(rest) = line.strip_prefix("test ") {
-                if let Some(name) = rest.strip_suffix(" ... ok") {
-                    side.passed_tests.insert(name.to_string());
-                } else if let Some(name) = rest.strip_suffix(" ... FAILED") {
-                    side.failed_tests.insert(name.to_string());
-                }
-            }
-        }
-    };
+    let mut seen = BTreeMap::new();
+    let mut record = |stdout: &str| record_tests(stdout, &mut seen, side);
     if skipped.is_empty() {
         for targets in [&[][..], &["--examples"][..]] {
             let mut args = vec!["test", "--no-fail-fast"];
@@ -211,6 +202,37 @@ fn run_tests(
             .output()
         {
             record(&String::from_utf8_lossy(&run.stdout));
+        }
+    }
+}
+
+/// Records the outcome of each test `stdout` lists into `side`. Test binaries print bare test
+/// names, and several may have a test of one name (each exercise of a tutorial its `check`):
+/// the second one `seen` is `check (2)`, and so on. Both sides run the binaries in the same
+/// order, so the same test gets the same name.
+fn record_tests(stdout: &str, seen: &mut BTreeMap<String, usize>, side: &mut SideResult) {
+    for line in stdout.lines() {
+        let Some(rest) = line.strip_prefix("test ") else {
+            continue;
+        };
+        let (name, passed) = match (
+            rest.strip_suffix(" ... ok"),
+            rest.strip_suffix(" ... FAILED"),
+        ) {
+            (Some(name), _) => (name, true),
+            (None, Some(name)) => (name, false),
+            (None, None) => continue,
+        };
+        let count = seen.entry(name.to_string()).or_default();
+        *count += 1;
+        let name = match *count {
+            1 => name.to_string(),
+            n => format!("{name} ({n})"),
+        };
+        if passed {
+            side.passed_tests.insert(name);
+        } else {
+            side.failed_tests.insert(name);
         }
     }
 }
@@ -351,4 +373,26 @@ pub fn run_commands(
         out.push(command(target, &spec.args));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tests_of_one_name_in_several_binaries_are_told_apart() {
+        let mut side = SideResult::default();
+        let mut seen = BTreeMap::new();
+        record_tests("running 1 test\ntest check ... ok\n", &mut seen, &mut side);
+        record_tests(
+            "running 2 tests\ntest check ... FAILED\ntest other ... ok\n",
+            &mut seen,
+            &mut side,
+        );
+        assert_eq!(
+            side.passed_tests,
+            ["check", "other"].map(String::from).into()
+        );
+        assert_eq!(side.failed_tests, ["check (2)".to_string()].into());
+    }
 }
