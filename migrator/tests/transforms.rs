@@ -1168,12 +1168,12 @@ fn ported_devices_keep_the_dtypes_of_their_0_21_backend() {
 }
 
 /// Issue 30, item 9, for any rule: a rewrite that writes a name its module cannot resolve
-/// (here a user rule whose template names `Scaler`, which the rule file does not import) is
-/// reported where it writes it, instead of leaving rustc's "cannot find" at no finding. An
-/// import of the name in the module (or a glob) resolves it; the file's import does not
-/// reach into an inline module.
+/// (here a user rule whose template names `Scaler`) is reported where it writes it, instead
+/// of leaving rustc's "cannot find" at no finding; or, where the rule says where the item
+/// lives, the import is written. An import of the name in the module (or a glob) resolves it;
+/// the file's import does not reach into an inline module.
 #[test]
-fn a_rewrite_that_writes_a_name_nothing_imports_is_reported_where_it_writes_it() {
+fn a_name_a_rewrite_writes_gets_its_import_or_a_finding() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("team-scale.toml"),
@@ -1225,6 +1225,29 @@ to = "Scaler::scale"
     assert_eq!(
         unresolved("use helpers::Scaler;\n\nmod inner {\n    fn f() -> f32 {\n        scale_v1(2.0)\n    }\n}\n").len(),
         1
+    );
+    // A rule that says where the name lives (`[api] after`) gets the import written instead.
+    let with_home = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(dir.path().join("team-scale.toml")).unwrap();
+    std::fs::write(
+        with_home.path().join("team-scale.toml"),
+        text.replace(
+            "[[rewrite]]",
+            "[api]\nafter = [\"helpers::Scaler::scale\"]\n\n[[rewrite]]",
+        ),
+    )
+    .unwrap();
+    let mut rules = RuleSet::embedded().unwrap();
+    rules.add_dir(with_home.path()).unwrap();
+    let outcome = migrate_text("fn f() -> f32 {\n    scale_v1(2.0)\n}\n", &rules).unwrap();
+    assert_eq!(
+        outcome.migrated,
+        "use helpers::Scaler;\nfn f() -> f32 {\n    Scaler::scale(2.0)\n}\n"
+    );
+    assert!(
+        !outcome.changes.iter().any(|c| c.fix.is_none()),
+        "{:?}",
+        outcome.changes
     );
 }
 

@@ -26,11 +26,26 @@ pub const TRANSFORM: Transform = Transform {
 };
 
 pub fn run(ctx: &mut FileCtx) {
+    // Names an edit writes that its module cannot resolve: imported where the rule that
+    // wrote them says where they live (its `[api] after` paths), reported where it does not.
     for unresolved in super::introduced_names::unresolved(ctx) {
+        let homes: Vec<Option<String>> = (unresolved.names.iter())
+            .map(|name| super::introduced_names::home_of(ctx.rules, unresolved.rule, name))
+            .collect();
+        let unknown: Vec<&str> = (unresolved.names.iter().zip(&homes))
+            .filter(|(_, home)| home.is_none())
+            .map(|(name, _)| name.as_str())
+            .collect();
+        for home in homes.into_iter().flatten() {
+            ctx.need_import(&home);
+        }
+        if unknown.is_empty() {
+            continue;
+        }
         let message = format!(
             "`{}` writes `{}` here, which nothing in this module declares or imports: import it (or write its path in full) before building",
             unresolved.rule,
-            unresolved.names.join("`, `")
+            unknown.join("`, `")
         );
         ctx.push(Change::manual(
             unresolved.range,

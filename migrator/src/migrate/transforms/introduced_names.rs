@@ -7,9 +7,10 @@
 //! looks for it the way rustc's resolution would at that place: declared or imported in the
 //! enclosing blocks and module (not through inline-module boundaries), a type parameter, the
 //! standard prelude, or an import the port adds. A glob import in those scopes may bring any
-//! name, so it counts as resolving. What is left is reported at the edit, as a `device-import`
-//! finding for a person (the rule that imports what rewrites name): the port would not build
-//! there, and the report says so before rustc does.
+//! name, so it counts as resolving. What is left is imported where the rule that wrote it says
+//! where the item lives (its `[api] after` paths), and otherwise reported at the edit, as a
+//! `device-import` finding for a person (the rule that imports what rewrites name): the port
+//! would not build there, and the report says so before rustc does.
 
 use std::collections::BTreeSet;
 
@@ -20,7 +21,7 @@ use ra_ap_syntax::{ast, AstNode, SyntaxNode, TextRange};
 use super::context::FileCtx;
 use super::use_items::{full_use_path, last_segment};
 use crate::edit::Change;
-use crate::rules::RuleKey;
+use crate::rules::{RuleKey, RuleSet};
 
 /// Names every Rust 2015-2024 module sees without an import: the standard prelude's types,
 /// traits, variants and derive macros.
@@ -133,6 +134,18 @@ pub fn unresolved(ctx: &FileCtx) -> Vec<Unresolved> {
         }
     }
     out
+}
+
+/// Where the item `name` that rule `rule` writes lives, from the rule's `[api] after` paths
+/// (`burn::store::ModuleRecord` from `burn::store::ModuleRecord::load`); `None` when the rule
+/// does not say.
+pub fn home_of(rules: &RuleSet, rule: RuleKey, name: &str) -> Option<String> {
+    let rule = rules.get(rule.as_str())?;
+    rule.api.after.iter().find_map(|path| {
+        let segments: Vec<&str> = path.split("::").collect();
+        let at = segments.iter().position(|s| *s == name)?;
+        (at > 0).then(|| segments[..=at].join("::"))
+    })
 }
 
 /// The identifiers of `text` (which may be any fragment of Rust).
