@@ -1,13 +1,16 @@
 //! `burn-migrate verify`: proves a port by building and running both sides. The original is
 //! built against Burn 0.21 and the port against Burn 0.22, each in a scratch copy (the user's
 //! tree is never touched), with one shared target directory so Burn compiles once per machine.
-//! Both sides' tests and binaries run; the verdict holds when everything that built, passed or
-//! printed before still does, with numbers equal within a tolerance.
+//! Both sides' tests and binaries run, for the packages and features the options select
+//! ([`CargoSelection`], cargo's own `-p`, `-F`, `--no-default-features`); the verdict holds
+//! when the original built and everything that built, passed or printed before still does,
+//! with numbers equal within a tolerance.
 //!
 //! The stages, a module each: [`copy`] the project twice (migrating the second copy),
 //! [`placement`] of the port on devices that work here (each device the port's packages
 //! construct is probed in a child process ([`devices`]); packages whose device does not work
-//! here are built but not run, and the verdict says why; `--device` moves the port to one
+//! here are built but not run, and the verdict says why; which calls are compiled is decided
+//! by their `cfg` ([`cfg`]); `--device` moves the port to one
 //! device first ([`retarget`])), [`build`] and [`run`] each side (on CubeCL devices each binary
 //! reports its peak memory-pool usage ([`memory_watch`]); `--fix` applies rustc's suggestions
 //! ([`diagnose`])), and [`compare`] them. This file drives them; [`types`] holds what verify is
