@@ -1,6 +1,7 @@
 //! `#[cfg(..)]` predicates, evaluated as far as verify can know them: for the host it builds on
 //! (`target_arch`, `target_os`, `target_family`, `unix`, `windows`) and the package's enabled
-//! features. What it cannot know (`debug_assertions`, a `--cfg` flag) is unknown, and code
+//! features. What differs between the builds verify runs (`test`) or it cannot know
+//! (`debug_assertions`, a `--cfg` flag) is unknown, and code
 //! under an unknown condition counts as compiled: a device constructor there is probed rather
 //! than assumed away.
 
@@ -48,8 +49,8 @@ fn evaluate(predicate: &str, features: &BTreeSet<String>) -> Option<bool> {
     }
     match predicate {
         "unix" | "windows" => Some(predicate == std::env::consts::FAMILY),
-        // Tests are built and run by verify.
-        "test" => Some(true),
+        // `test` is on in the test builds verify runs and off in the binaries it runs: code
+        // under `test` or `not(test)` is compiled in one of them.
         _ => None,
     }
 }
@@ -104,7 +105,7 @@ mod tests {
             "any(feature = \"wgpu\", feature = \"webgpu\")",
             &features
         ));
-        assert!(holds("test", &features));
+        assert!(holds("test", &features) && holds("not(test)", &features));
         assert!(holds("debug_assertions", &features), "unknown");
         assert!(holds("not(debug_assertions)", &features), "still unknown");
         assert!(!holds(
