@@ -67,6 +67,21 @@ impl Change {
         Self::edit(TextRange::empty(at), text, rule, message)
     }
 
+    /// `open` before the text at `range` and `close` after it (`Ok(` .. `)`), as two
+    /// insertions, so that edits inside the text still apply.
+    pub fn wrap(
+        range: TextRange,
+        open: impl Into<String>,
+        close: impl Into<String>,
+        rule: impl Into<RuleKey> + Copy,
+        message: &str,
+    ) -> [Self; 2] {
+        [
+            Self::insert(range.start(), open, rule, message),
+            Self::insert(range.end(), close, rule, message),
+        ]
+    }
+
     /// The change with its fix (if it has one) as safe as `applicability` says: a fix the
     /// code making it knows to be more or less safe than its rule's usual one.
     pub fn with_applicability(mut self, applicability: Applicability) -> Self {

@@ -18,7 +18,7 @@ use crate::rules::backends::{Backend, BackendKey, Backends, ElementDTypes, Wrapp
 use crate::rules::RuleSet;
 use crate::util::syntax::{
     mentions_ident, outermost_segment_name, path_as_ident, segment_name, segment_names,
-    type_as_ident,
+    single_type_argument, type_as_ident,
 };
 
 /// Burn's traits that a backend type parameter is bounded by.
@@ -1853,7 +1853,7 @@ fn marks_only(adt: &ast::Adt, name: &str) -> bool {
         ast::FieldList::TupleFieldList(fields) => fields.fields().filter_map(|f| f.ty()).collect(),
     });
     types
-        .filter(|ty| phantom_argument(ty).is_none())
+        .filter(|ty| single_type_argument(ty, "PhantomData").is_none())
         .all(|ty| !mentions_ident(ty.syntax(), name))
 }
 
@@ -1942,13 +1942,13 @@ fn phantom_fields(fields: Option<ast::FieldList>, backends: &[BackendParam]) -> 
 /// `PhantomData<Box<B>>`. It mentions a backend `B` and no other generic parameter (or
 /// lifetime) of the items around it, so with the backend gone it marks nothing: it goes.
 pub fn is_phantom_of_backend(ty: &ast::Type, backends: &[BackendParam]) -> bool {
-    phantom_argument(ty).is_some_and(|arg| marks_only_backends(&arg, backends))
+    single_type_argument(ty, "PhantomData").is_some_and(|arg| marks_only_backends(&arg, backends))
 }
 
 /// The elements of a `PhantomData<(B, T)>` tuple that mark only backend parameters, when
 /// others stay: the port drops those elements and keeps the field.
 pub fn phantom_backend_tuple_elements(ty: &ast::Type, backends: &[BackendParam]) -> Vec<ast::Type> {
-    let Some(ast::Type::TupleType(tuple)) = phantom_argument(ty) else {
+    let Some(ast::Type::TupleType(tuple)) = single_type_argument(ty, "PhantomData") else {
         return Vec::new();
     };
     let elements: Vec<ast::Type> = tuple.fields().collect();
@@ -1962,22 +1962,6 @@ pub fn phantom_backend_tuple_elements(ty: &ast::Type, backends: &[BackendParam])
         return Vec::new();
     }
     backend_only
-}
-
-/// The one type argument of `PhantomData<..>`.
-fn phantom_argument(ty: &ast::Type) -> Option<ast::Type> {
-    let ast::Type::PathType(path_type) = ty else {
-        return None;
-    };
-    let segment = path_type.path()?.segment()?;
-    if segment.name_ref()?.text() != "PhantomData" {
-        return None;
-    }
-    let args: Vec<_> = segment.generic_arg_list()?.generic_args().collect();
-    match args.as_slice() {
-        [ast::GenericArg::TypeArg(t)] => t.ty(),
-        _ => None,
-    }
 }
 
 /// Whether `ty` names a backend parameter and no other generic parameter or lifetime of the

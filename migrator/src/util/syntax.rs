@@ -398,6 +398,23 @@ pub fn mentions_ident(node: &SyntaxNode, name: &str) -> bool {
         .any(|n| n.text() == name)
 }
 
+/// The one type argument of `ty` written as `name<T>` (`PhantomData<B>`, `Option<I>`), by its
+/// last path segment.
+pub fn single_type_argument(ty: &ast::Type, name: &str) -> Option<ast::Type> {
+    let ast::Type::PathType(path_type) = ty else {
+        return None;
+    };
+    let segment = path_type.path()?.segment()?;
+    if segment.name_ref()?.text() != name {
+        return None;
+    }
+    let args: Vec<_> = segment.generic_arg_list()?.generic_args().collect();
+    match args.as_slice() {
+        [ast::GenericArg::TypeArg(t)] => t.ty(),
+        _ => None,
+    }
+}
+
 /// Whether `function`'s body hands a value back other than as its tail: a `return` (outside
 /// closures) or `?`, whose values a wrapper around the tail (`Ok(..)`) would not reach.
 pub fn leaves_other_than_by_tail(function: &ast::Fn) -> bool {

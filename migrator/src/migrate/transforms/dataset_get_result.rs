@@ -5,14 +5,14 @@
 //! signature and `Ok(<tail>.unwrap_or_else(|| panic!(..)))`; a body that leaves by `return`
 //! or `?` is reported, as its `None`s need a person.
 
-use ra_ap_syntax::ast::{self, HasGenericArgs, HasName};
+use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::{leaves_other_than_by_tail, segment_names};
+use crate::util::syntax::{leaves_other_than_by_tail, segment_names, single_type_argument};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::DatasetGetResult),
@@ -55,7 +55,7 @@ pub fn run(ctx: &mut FileCtx) {
             let Some(ret) = function.ret_type().and_then(|r| r.ty()) else {
                 continue;
             };
-            let Some(item) = option_argument(&ret) else {
+            let Some(item) = single_type_argument(&ret, "Option") else {
                 continue;
             };
             let tail = function.body().and_then(|b| b.tail_expr());
@@ -79,37 +79,13 @@ pub fn run(ctx: &mut FileCtx) {
                 Some(index) => format!("panic!(\"dataset index {{{index}}} out of range\")"),
                 None => "panic!(\"dataset index out of range\")".to_string(),
             };
-            let range = tail.syntax().text_range();
-            ctx.push(Change::insert(
-                range.start(),
-                "Ok(",
-                RuleId::DatasetGetResult,
-                message,
-            ));
-            ctx.push(Change::insert(
-                range.end(),
-                format!(".unwrap_or_else(|| {panic}))"),
-                RuleId::DatasetGetResult,
-                message,
-            ));
+            let close = format!(".unwrap_or_else(|| {panic}))");
+            let wrapped = tail.syntax().text_range();
+            for change in Change::wrap(wrapped, "Ok(", close, RuleId::DatasetGetResult, message) {
+                ctx.push(change);
+            }
             ctx.need_import("burn::data::dataset::DatasetError");
         }
-    }
-}
-
-/// `I` of a return type written `Option<I>`.
-fn option_argument(ret: &ast::Type) -> Option<ast::Type> {
-    let ast::Type::PathType(path) = ret else {
-        return None;
-    };
-    let segment = path.path()?.segment()?;
-    if segment.name_ref()?.text() != "Option" {
-        return None;
-    }
-    let mut args = segment.generic_arg_list()?.generic_args();
-    match (args.next(), args.next()) {
-        (Some(ast::GenericArg::TypeArg(arg)), None) => arg.ty(),
-        _ => None,
     }
 }
 

@@ -94,19 +94,10 @@ pub fn run(ctx: &mut FileCtx) {
             RuleId::ItemLazySync,
             message,
         ));
-        let value_range = value.syntax().text_range();
-        ctx.push(Change::insert(
-            value_range.start(),
-            "Ok(",
-            RuleId::ItemLazySync,
-            message,
-        ));
-        ctx.push(Change::insert(
-            value_range.end(),
-            ")",
-            RuleId::ItemLazySync,
-            message,
-        ));
+        let wrapped = value.syntax().text_range();
+        for change in Change::wrap(wrapped, "Ok(", ")", RuleId::ItemLazySync, message) {
+            ctx.push(change);
+        }
         ctx.need_import("burn::tensor::ExecutionError");
     }
 }

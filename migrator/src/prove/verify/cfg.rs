@@ -19,23 +19,21 @@ fn evaluate(predicate: &str, features: &BTreeSet<String>) -> Option<bool> {
     if let Some(inner) = call_arguments(predicate, "not") {
         return evaluate(inner, features).map(|value| !value);
     }
-    if let Some(inner) = call_arguments(predicate, "all") {
-        let values: Vec<Option<bool>> = split_top_level(inner)
-            .map(|p| evaluate(p, features))
-            .collect();
-        if values.contains(&Some(false)) {
-            return Some(false);
+    // `all` is decided by one false and `any` by one true; otherwise each is known only
+    // where all of its predicates are.
+    for (name, decisive) in [("all", false), ("any", true)] {
+        if let Some(inner) = call_arguments(predicate, name) {
+            let values: Vec<Option<bool>> = split_top_level(inner)
+                .map(|p| evaluate(p, features))
+                .collect();
+            if values.contains(&Some(decisive)) {
+                return Some(decisive);
+            }
+            return values
+                .iter()
+                .all(|v| *v == Some(!decisive))
+                .then_some(!decisive);
         }
-        return values.iter().all(|v| *v == Some(true)).then_some(true);
-    }
-    if let Some(inner) = call_arguments(predicate, "any") {
-        let values: Vec<Option<bool>> = split_top_level(inner)
-            .map(|p| evaluate(p, features))
-            .collect();
-        if values.contains(&Some(true)) {
-            return Some(true);
-        }
-        return values.iter().all(|v| *v == Some(false)).then_some(false);
     }
     if let Some((key, value)) = predicate.split_once('=') {
         let value = value.strip_prefix('"')?.strip_suffix('"')?;

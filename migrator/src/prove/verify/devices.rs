@@ -332,20 +332,28 @@ mod tests {
         assert_eq!(calls.len(), 1);
     }
 
+    /// A package `p` with these features and files (paths under the package).
+    fn package(features: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = format!("[package]\nname = \"p\"\n\n[features]\n{features}");
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
     #[test]
     fn calls_compiled_out_by_default_features_do_not_count() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("src")).unwrap();
-        std::fs::write(
-            dir.path().join("Cargo.toml"),
-            "[package]\nname = \"p\"\n\n[features]\ndefault = [\"gpu\"]\ngpu = [\"vk\"]\nvk = []\ncuda = []\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.path().join("src/main.rs"),
-            "#[cfg(feature = \"cuda\")]\nfn device() -> Device { Device::cuda(0) }\n\n#[cfg(not(feature = \"cuda\"))]\nfn device() -> Device {\n    #[cfg(feature = \"vk\")]\n    let d = Device::vulkan(DeviceKind::DefaultDevice);\n    d\n}\n\n#[cfg(test)]\nmod tests { fn t() { let _ = Device::flex(); } }\n",
-        )
-        .unwrap();
+        let dir = package(
+            "default = [\"gpu\"]\ngpu = [\"vk\"]\nvk = []\ncuda = []\n",
+            &[(
+                "src/main.rs",
+                "#[cfg(feature = \"cuda\")]\nfn device() -> Device { Device::cuda(0) }\n\n#[cfg(not(feature = \"cuda\"))]\nfn device() -> Device {\n    #[cfg(feature = \"vk\")]\n    let d = Device::vulkan(DeviceKind::DefaultDevice);\n    d\n}\n\n#[cfg(test)]\nmod tests { fn t() { let _ = Device::flex(); } }\n",
+            )],
+        );
         let known = constructors(&RuleSet::embedded().unwrap());
         let defaults = CargoSelection::default();
         let used = devices_used(dir.path(), "p", &defaults, &known);
@@ -366,29 +374,21 @@ mod tests {
 
     #[test]
     fn a_file_counts_only_where_its_mod_declaration_is_compiled() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("src/web")).unwrap();
-        std::fs::write(
-            dir.path().join("Cargo.toml"),
-            "[package]\nname = \"p\"\n\n[features]\ndefault = [\"ndarray\"]\nndarray = []\nwasm = []\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.path().join("src/lib.rs"),
-            "#[cfg(all(target_arch = \"wasm32\", feature = \"wasm\"))]\nmod web;\nmod cpu;\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.path().join("src/cpu.rs"),
-            "pub fn device() -> Device { Device::flex() }\n",
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("src/web/mod.rs"), "mod gpu;\n").unwrap();
-        std::fs::write(
-            dir.path().join("src/web/gpu.rs"),
-            "pub fn device() -> Device { Device::wgpu(DeviceKind::DefaultDevice) }\n",
-        )
-        .unwrap();
+        let dir = package(
+            "default = [\"ndarray\"]\nndarray = []\nwasm = []\n",
+            &[
+                (
+                    "src/lib.rs",
+                    "#[cfg(all(target_arch = \"wasm32\", feature = \"wasm\"))]\nmod web;\nmod cpu;\n",
+                ),
+                ("src/cpu.rs", "pub fn device() -> Device { Device::flex() }\n"),
+                ("src/web/mod.rs", "mod gpu;\n"),
+                (
+                    "src/web/gpu.rs",
+                    "pub fn device() -> Device { Device::wgpu(DeviceKind::DefaultDevice) }\n",
+                ),
+            ],
+        );
         let known = constructors(&RuleSet::embedded().unwrap());
         let wasm = CargoSelection {
             features: vec!["wasm".into()],
