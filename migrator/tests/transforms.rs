@@ -1280,3 +1280,40 @@ fn dataset_get_that_returns_early_is_reported_not_ported() {
         "{manual:?}"
     );
 }
+
+/// A concrete backend's primitive is its own (a `CubeTensor` for a kernel), not `Dispatch`'s:
+/// `into_primitive` and `from_primitive` there stay for a person, while the same calls in code
+/// generic over the backend go to `into_dispatch`/`from_dispatch`.
+#[test]
+fn primitives_of_a_concrete_backend_are_reported_not_dispatched() {
+    let concrete = "use burn::backend::NdArray;\nuse burn::prelude::*;\n\npub fn rank(x: Tensor<NdArray, 2>) -> usize {\n    let p = x.into_primitive().tensor();\n    Tensor::<NdArray, 2>::from_primitive(burn::tensor::TensorPrimitive::Float(p)).dims().len()\n}\n";
+    let (migrated, manual) = port(concrete);
+    assert!(
+        migrated.contains("x.into_primitive().tensor()"),
+        "{migrated}"
+    );
+    assert!(!migrated.contains("dispatch"), "{migrated}");
+    assert!(
+        manual.contains(&RuleKey::Builtin(RuleId::DispatchPrimitives)),
+        "{manual:?}"
+    );
+    assert!(
+        manual.contains(&RuleKey::Builtin(RuleId::TensorPrimitive)),
+        "{manual:?}"
+    );
+
+    let generic = concrete
+        .replace("use burn::backend::NdArray;\n", "")
+        .replace("pub fn rank(", "pub fn rank<B: Backend>(")
+        .replace("NdArray", "B");
+    let (migrated, manual) = port(&generic);
+    assert!(
+        migrated.contains("let p = x.into_dispatch();"),
+        "{migrated}"
+    );
+    assert!(
+        migrated.contains("Tensor::<2>::from_dispatch(p).dims().len()"),
+        "{migrated}"
+    );
+    assert!(manual.is_empty(), "{manual:?}");
+}

@@ -29,10 +29,13 @@ fn names_path(text: &str, path: &str) -> bool {
     let Some((module, name)) = path.rsplit_once("::") else {
         return false;
     };
+    // `use burn::{optim::AdamConfig, ..}`: the module's name is followed by a path into it,
+    // which sets it apart from the same word in prose (`the backend`); an item's name
+    // (`RLTraining`) stands alone.
+    let is_module = name.starts_with(|c: char| c.is_ascii_lowercase());
     crate::util::syntax::contains(text, &format!("{module}::"))
         && crate::util::syntax::word_offsets(text, name)
-            .next()
-            .is_some()
+            .any(|at| !is_module || text[at + name.len()..].starts_with("::"))
 }
 
 /// The manifests of the Burn-using packages and of the workspace root, each ported with what
@@ -161,5 +164,17 @@ mod tests {
             path
         ));
         assert!(!names_path("use other::RLTraining;", path));
+
+        // A module: named by a path into it, not by the word in prose beside `burn::`.
+        let module = "burn::backend";
+        assert!(names_path(
+            "use burn::{backend::Dispatch, prelude::*};",
+            module
+        ));
+        assert!(names_path("use burn::backend::Dispatch;", module));
+        assert!(!names_path(
+            "use burn::prelude::*;\n// no backend to refer to\n",
+            module
+        ));
     }
 }

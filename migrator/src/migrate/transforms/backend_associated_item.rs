@@ -7,6 +7,7 @@ use ra_ap_syntax::AstNode;
 
 use super::backend_calls;
 use super::context::FileCtx;
+use super::dispatch_primitives;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
@@ -35,7 +36,10 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let item = segment_name(&segment);
-        if HANDLED.contains(&item.as_str()) || backend_calls::is_device_method(&item) {
+        if HANDLED.contains(&item.as_str())
+            || backend_calls::is_device_method(&item)
+            || dispatch_primitives::dispatch_operation(ctx, &path).is_some()
+        {
             continue;
         }
         // Cheap tests first: an anchor (`<X as Backend>`), a module path to a name the

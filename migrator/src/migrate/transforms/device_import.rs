@@ -83,6 +83,14 @@ pub fn run(ctx: &mut FileCtx) {
             (root.clone(), ctx.needed_imports.clone()),
         );
     }
+    // An item no edit names (the ops trait whose method `Dispatch::float_matmul` calls) goes
+    // where the items named beside it go.
+    let unnamed: Vec<&String> = (ctx.needed_imports.iter())
+        .filter(|path| !scopes.values().any(|(_, paths)| paths.contains(*path)))
+        .collect();
+    for (_, paths) in scopes.values_mut() {
+        paths.extend(unnamed.iter().map(|path| path.to_string()));
+    }
     for (scope, paths) in scopes.into_values() {
         // Missing items by the `cfg` the new import needs (`None`: unconditional), then by
         // module: one `use` line per module.

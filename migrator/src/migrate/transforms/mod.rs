@@ -37,6 +37,7 @@ mod dataset_reads;
 mod derive_clone;
 mod device_import;
 mod device_values;
+mod dispatch_primitives;
 mod generic_args;
 mod generic_params;
 mod half_precision_load;

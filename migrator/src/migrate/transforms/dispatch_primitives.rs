@@ -1,0 +1,284 @@
+//! Primitive code generic over the backend, ported to 0.22's one backend in user code,
+//! `Dispatch` (feature `extension`): `x.into_primitive().tensor()` -> `x.into_dispatch()`,
+//! `Tensor::from_primitive(TensorPrimitive::Float(p))` (or `Tensor::new(..)`) ->
+//! `Tensor::from_dispatch(p)`, `FloatTensor<B>` -> `FloatTensor<Dispatch>`, and
+//! `B::float_matmul(..)` -> `Dispatch::float_matmul(..)` for the operations 0.22.1's ops traits
+//! list (the trait comes from the listing in `framework/api`). Only where the backend is a
+//! type parameter: a concrete backend's primitives are its own (`CubeTensor`), which 0.22
+//! reaches with `try_into_primitive::<..>()`, so `Tensor::from_primitive` there is reported.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
+
+use super::context::FileCtx;
+use super::step::{ImportSide, Order, Step, Transform};
+use crate::edit::Change;
+use crate::rules::{RuleId, TransformId};
+use crate::util::syntax::{path_as_ident, segment_name, type_as_ident};
+
+pub const TRANSFORM: Transform = Transform {
+    step: Step::Transform(TransformId::DispatchPrimitives),
+    run,
+    emits: &[RuleId::DispatchPrimitives],
+    emits_data_rules: false,
+    order: Order::Rank(215),
+    reads_paths: true,
+    import_side: ImportSide::NONE,
+    findings_outlive_edits: false,
+};
+
+/// Where `Dispatch` lives in 0.22.
+const DISPATCH: &str = "burn::backend::Dispatch";
+
+/// The primitive type aliases of `burn::tensor::ops` (`burn::backend::tensor` in 0.22).
+const PRIMITIVE_ALIASES: &[&str] = &["FloatTensor", "IntTensor", "BoolTensor"];
+
+/// The trait of Burn 0.22.1's backend operations that declares `operation`, as a path
+/// (`burn::backend::ops::FloatTensorOps`), read from the release's API listing.
+pub fn ops_trait_of(operation: &str) -> Option<&'static str> {
+    static TRAITS: LazyLock<HashMap<&'static str, &'static str>> = LazyLock::new(|| {
+        let listing = crate::rules::framework::public_api_lines("0.22").unwrap_or("");
+        let mut traits = HashMap::new();
+        for line in listing.lines() {
+            let mut words = line.split(' ');
+            let (Some(path), Some("method")) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Some((trait_path, method)) = path.rsplit_once("::") else {
+                continue;
+            };
+            if trait_path.starts_with("burn::backend::ops::") {
+                traits.entry(method).or_insert(trait_path);
+            }
+        }
+        traits
+    });
+    TRAITS.get(operation).copied()
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    if ctx.targets_0_22() {
+        return;
+    }
+    let text = &ctx.file.text;
+    let primitives = text.contains("into_primitive")
+        || text.contains("TensorPrimitive")
+        || PRIMITIVE_ALIASES.iter().any(|alias| text.contains(alias));
+    if primitives {
+        into_dispatch(ctx);
+        from_dispatch(ctx);
+        dispatch_aliases(ctx);
+    }
+    dispatch_operations(ctx);
+}
+
+/// Whether `node` sits in code generic over a backend that names no concrete one: there a
+/// tensor's primitive is the parameter's, which 0.22's `Dispatch` stands for.
+fn generic_over_a_backend(ctx: &FileCtx, node: &SyntaxNode) -> bool {
+    if ctx.backends_in_scope(node).is_empty() {
+        return false;
+    }
+    let body = node
+        .ancestors()
+        .find(|n| ast::Fn::can_cast(n.kind()))
+        .unwrap_or_else(|| node.clone());
+    ctx.concrete_backends_in(&body).is_empty()
+}
+
+/// `x.into_primitive().tensor()` -> `x.into_dispatch()`.
+fn into_dispatch(ctx: &mut FileCtx) {
+    for call in ctx.nodes::<ast::MethodCallExpr>() {
+        if !is_call_without_args(&call, "tensor") {
+            continue;
+        }
+        let Some(ast::Expr::MethodCallExpr(inner)) = call.receiver() else {
+            continue;
+        };
+        let Some(name) = inner
+            .name_ref()
+            .filter(|_| is_call_without_args(&inner, "into_primitive"))
+        else {
+            continue;
+        };
+        if !generic_over_a_backend(ctx, call.syntax()) {
+            continue;
+        }
+        let range = TextRange::new(
+            name.syntax().text_range().start(),
+            call.syntax().text_range().end(),
+        );
+        ctx.push(Change::edit(
+            range,
+            "into_dispatch()",
+            RuleId::DispatchPrimitives,
+            "`into_primitive().tensor()` is `into_dispatch()` in Burn 0.22 (feature `extension`)",
+        ));
+    }
+}
+
+fn is_call_without_args(call: &ast::MethodCallExpr, method: &str) -> bool {
+    call.name_ref().is_some_and(|n| n.text() == method)
+        && call.generic_arg_list().is_none()
+        && call
+            .arg_list()
+            .is_some_and(|args| args.args().next().is_none())
+}
+
+/// `Tensor::from_primitive(TensorPrimitive::Float(p))` and `Tensor::new(..)` of the same ->
+/// `Tensor::from_dispatch(p)`; a `from_primitive` that cannot go this way is reported.
+fn from_dispatch(ctx: &mut FileCtx) {
+    for call in ctx.nodes::<ast::CallExpr>() {
+        let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
+            continue;
+        };
+        let Some(path) = callee.path() else { continue };
+        let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
+            continue;
+        };
+        let constructor = name.text().to_string();
+        if !matches!(constructor.as_str(), "from_primitive" | "new") {
+            continue;
+        }
+        let of_tensor = path
+            .qualifier()
+            .and_then(|q| ctx.index.burn_name(ctx.file_id, &q))
+            .is_some_and(|burn| burn == "Tensor");
+        let Some(args) = call.arg_list().filter(|_| of_tensor) else {
+            continue;
+        };
+        let float = (args.args().next())
+            .filter(|_| args.args().count() == 1)
+            .and_then(|arg| float_primitive(ctx, &arg));
+        let generic = generic_over_a_backend(ctx, call.syntax());
+        let (Some((wrapper, value)), true) = (float, generic) else {
+            if constructor == "from_primitive" {
+                ctx.push(Change::manual(
+                    name.syntax().text_range().cover(args.syntax().text_range()),
+                    RuleId::DispatchPrimitives,
+                    "`Tensor::from_primitive` of a concrete backend's primitive needs the `extension` feature in Burn 0.22: `Tensor::from_primitive::<Backend>(p)`",
+                ));
+            }
+            continue;
+        };
+        let message =
+            "`Tensor::from_primitive(TensorPrimitive::Float(p))` is `Tensor::from_dispatch(p)` in Burn 0.22 (feature `extension`)";
+        ctx.push(Change::edit(
+            name.syntax().text_range(),
+            "from_dispatch",
+            RuleId::DispatchPrimitives,
+            message,
+        ));
+        let wrapper = wrapper.syntax().text_range();
+        let value = value.syntax().text_range();
+        ctx.push(Change::delete(
+            TextRange::new(wrapper.start(), value.start()),
+            RuleId::DispatchPrimitives,
+            message,
+        ));
+        ctx.push(Change::delete(
+            TextRange::new(value.end(), wrapper.end()),
+            RuleId::DispatchPrimitives,
+            message,
+        ));
+    }
+}
+
+/// `TensorPrimitive::Float(p)`: the call and `p`.
+fn float_primitive(ctx: &FileCtx, arg: &ast::Expr) -> Option<(ast::CallExpr, ast::Expr)> {
+    let ast::Expr::CallExpr(call) = arg else {
+        return None;
+    };
+    let ast::Expr::PathExpr(callee) = call.expr()? else {
+        return None;
+    };
+    let path = callee.path()?;
+    let variant = segment_name(&path.segment()?);
+    let enum_name = ctx.index.burn_name(ctx.file_id, &path.qualifier()?)?;
+    let mut args = call.arg_list()?.args();
+    let value = args.next()?;
+    (variant == "Float" && enum_name == "TensorPrimitive" && args.next().is_none())
+        .then(|| (call.clone(), value))
+}
+
+/// `FloatTensor<B>` -> `FloatTensor<Dispatch>` for a backend parameter `B`. The whole type is
+/// rewritten, so the edit holds `backend-generic-arg`'s removal of `B` (which would leave the
+/// alias without its argument).
+fn dispatch_aliases(ctx: &mut FileCtx) {
+    for path_type in ctx.nodes::<ast::PathType>() {
+        let Some(path) = path_type.path() else {
+            continue;
+        };
+        let Some(segment) = path.segment() else {
+            continue;
+        };
+        let alias = segment_name(&segment);
+        if !PRIMITIVE_ALIASES.contains(&alias.as_str())
+            || ctx.index.burn_name(ctx.file_id, &path).as_deref() != Some(alias.as_str())
+        {
+            continue;
+        }
+        let Some(args) = segment.generic_arg_list() else {
+            continue;
+        };
+        let mut types = args.generic_args();
+        let parameter = match (types.next(), types.next()) {
+            (Some(ast::GenericArg::TypeArg(arg)), None) => {
+                arg.ty().as_ref().and_then(type_as_ident)
+            }
+            _ => None,
+        };
+        let scope = ctx.backends_in_scope(path_type.syntax());
+        if !parameter.is_some_and(|p| scope.iter().any(|b| b.name == p)) {
+            continue;
+        }
+        let written = ctx.file.slice(TextRange::new(
+            path_type.syntax().text_range().start(),
+            args.syntax().text_range().start(),
+        ));
+        ctx.push(Change::edit(
+            path_type.syntax().text_range(),
+            format!("{written}<Dispatch>"),
+            RuleId::DispatchPrimitives,
+            format!("`{alias}<B>` of a backend parameter is `{alias}<Dispatch>` in Burn 0.22 (feature `extension`)"),
+        ));
+        ctx.need_import(DISPATCH);
+    }
+}
+
+/// `B::float_matmul(..)` -> `Dispatch::float_matmul(..)`, with the ops trait in scope.
+fn dispatch_operations(ctx: &mut FileCtx) {
+    for path in ctx.nodes::<ast::Path>() {
+        let Some((qualifier, trait_path)) = dispatch_operation(ctx, &path) else {
+            continue;
+        };
+        let operation = path.segment().map(|s| segment_name(&s)).unwrap_or_default();
+        ctx.push(Change::edit(
+            qualifier.syntax().text_range(),
+            "Dispatch",
+            RuleId::DispatchPrimitives,
+            format!("backend operations run on `Dispatch` in Burn 0.22: `Dispatch::{operation}` (feature `extension`)"),
+        ));
+        ctx.need_import(DISPATCH);
+        ctx.need_import(trait_path);
+    }
+}
+
+/// For `B::op` with `B` a backend parameter in scope and `op` an operation of 0.22.1's ops
+/// traits: the qualifier and the trait's path. `backend-associated-item` leaves these paths
+/// to this rule.
+pub fn dispatch_operation(ctx: &FileCtx, path: &ast::Path) -> Option<(ast::Path, &'static str)> {
+    let qualifier = path.qualifier()?;
+    let parameter = path_as_ident(&qualifier)?;
+    if !ctx.declares_type_param(&parameter) {
+        return None;
+    }
+    let trait_path = ops_trait_of(&segment_name(&path.segment()?))?;
+    let scope = ctx.backends_in_scope(path.syntax());
+    scope
+        .iter()
+        .any(|b| b.name == parameter)
+        .then_some((qualifier, trait_path))
+}
