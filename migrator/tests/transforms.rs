@@ -199,29 +199,23 @@ fn a_project_type_proved_generic_over_the_backend_in_another_file() {
 fn a_removed_item_imported_in_several_modules_is_reported_once_per_site() {
     let text = "\
 pub mod a {
-    use burn::data::dataset::Dataset;
-    pub struct A;
-    impl Dataset<u8> for A {
-        fn get(&self, _: usize) -> Option<u8> { None }
-        fn len(&self) -> usize { 0 }
+    use burn::module::Reinitializer;
+    pub fn reset() -> Reinitializer {
+        Reinitializer::new()
     }
 }
 pub mod b {
-    use burn::data::dataset::Dataset;
-    pub struct B;
-    impl Dataset<u8> for B {
-        fn get(&self, _: usize) -> Option<u8> { None }
-        fn len(&self) -> usize { 0 }
-    }
+    use burn::module::Reinitializer;
+    pub fn keep(_: &Reinitializer) {}
 }
 ";
     let (_, manual) = port(text);
     let reports = manual
         .iter()
-        .filter(|r| **r == RuleId::DatasetResults)
+        .filter(|r| **r == RuleId::Reinitializer)
         .count();
-    // Each import and each `impl Dataset<u8>` once, not each impl once per import.
-    assert_eq!(reports, 4, "{manual:?}");
+    // Each import and each use once, not each use once per import.
+    assert_eq!(reports, 5, "{manual:?}");
 }
 
 /// The marker trait in one module, its bounds and imports in another (rule
@@ -585,16 +579,16 @@ fn a_generic_alias_of_a_backend_wrapper_is_a_backend() {
 }
 
 /// An import the port rewrites (its backend part goes) still reports the removed item it
-/// keeps: `TensorPrimitive` stays in `use burn::tensor::{Tensor, TensorPrimitive};`.
+/// keeps: `QuantLevel` stays in `use burn::tensor::{Tensor, quantization::QuantLevel};`.
 #[test]
 fn a_removed_item_in_a_rewritten_import_is_still_reported() {
-    let text = "use burn::{\n    backend::Wgpu,\n    tensor::{Tensor, TensorPrimitive},\n};\n\npub fn f(t: Tensor<Wgpu, 1>) -> usize {\n    t.dims()[0]\n}\n\npub fn g(p: TensorPrimitive<Wgpu>) -> TensorPrimitive<Wgpu> {\n    p\n}\n";
+    let text = "use burn::{\n    backend::Wgpu,\n    tensor::{Tensor, quantization::QuantLevel},\n};\n\npub fn f(t: Tensor<Wgpu, 1>) -> usize {\n    t.dims()[0]\n}\n\npub fn g(level: QuantLevel) -> QuantLevel {\n    level\n}\n";
     let (out, manual) = port(text);
     assert!(
-        out.contains("use burn::tensor::{Tensor, TensorPrimitive};"),
+        out.contains("use burn::tensor::{Tensor, quantization::QuantLevel};"),
         "{out}"
     );
-    let rule: RuleKey = RuleId::TensorPrimitive.into();
+    let rule: RuleKey = RuleId::QuantLevel.into();
     assert_eq!(
         manual.iter().filter(|r| **r == rule).count(),
         3,
@@ -708,7 +702,7 @@ fn a_renamed_import_renames_its_uses_and_nothing_that_only_looks_like_one() {
 /// tree: an import indented inside a module keeps the same findings as one at the top.
 #[test]
 fn findings_in_an_import_do_not_depend_on_its_indentation() {
-    let top = "use burn::{backend::Wgpu, tensor::TensorPrimitive};\n\npub fn f(_: Option<Wgpu>, _: Option<TensorPrimitive<Wgpu>>) {}\n";
+    let top = "use burn::{backend::Wgpu, tensor::quantization::QuantLevel};\n\npub fn f(_: Option<Wgpu>, _: Option<QuantLevel>) {}\n";
     let nested = format!(
         "pub mod inner {{\n{}}}\n",
         top.lines()
@@ -722,7 +716,7 @@ fn findings_in_an_import_do_not_depend_on_its_indentation() {
     let (_, at_top) = port(top);
     let (_, in_module) = port(&nested);
     assert!(
-        at_top.contains(&RuleKey::Builtin(RuleId::TensorPrimitive)),
+        at_top.contains(&RuleKey::Builtin(RuleId::QuantLevel)),
         "{at_top:?}"
     );
     assert_eq!(at_top, in_module);

@@ -29,13 +29,34 @@ fn names_path(text: &str, path: &str) -> bool {
     let Some((module, name)) = path.rsplit_once("::") else {
         return false;
     };
-    // `use burn::{optim::AdamConfig, ..}`: the module's name is followed by a path into it,
-    // which sets it apart from the same word in prose (`the backend`); an item's name
-    // (`RLTraining`) stands alone.
-    let is_module = name.starts_with(|c: char| c.is_ascii_lowercase());
+    if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        // A module: `burn::optim::AdamConfig` is matched above; in a grouped import
+        // (`use burn::{optim::AdamConfig, ..}`) its name leads a path inside the group. The
+        // same word elsewhere (`the backend`, a project module `backend::samples`) is not it.
+        let open = format!("{module}::{{");
+        return crate::util::syntax::find_all(text, &open).any(|at| {
+            let group = &text[at + open.len()..];
+            let mut depth = 1usize;
+            let end = group
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(group.len(), |(i, _)| i);
+            let group = &group[..end];
+            crate::util::syntax::word_offsets(group, name)
+                .any(|i| group[i + name.len()..].starts_with("::"))
+        });
+    }
     crate::util::syntax::contains(text, &format!("{module}::"))
         && crate::util::syntax::word_offsets(text, name)
-            .any(|at| !is_module || text[at + name.len()..].starts_with("::"))
+            .next()
+            .is_some()
 }
 
 /// The manifests of the Burn-using packages and of the workspace root, each ported with what
@@ -174,6 +195,14 @@ mod tests {
         assert!(names_path("use burn::backend::Dispatch;", module));
         assert!(!names_path(
             "use burn::prelude::*;\n// no backend to refer to\n",
+            module
+        ));
+        assert!(!names_path(
+            "use burn::prelude::*;\nmod backend;\nfn f() { backend::samples(); }\n",
+            module
+        ));
+        assert!(names_path(
+            "use burn::{\n    prelude::*,\n    backend::{autodiff::NodeId},\n};\n",
             module
         ));
     }

@@ -1,6 +1,7 @@
 //! Reads of a dataset (`dataset.get(i)`, `dataset.iter()`) return `Result`s in Burn 0.22: each
-//! read of a value the file shows to be a dataset is reported where it is, beside the file-level
-//! report of the `Dataset` import (rule `dataset-results`).
+//! read of a value the file shows to be a dataset is reported where it is. A file that names
+//! Burn's `Dataset` and reads something else that may be one (`self.items.get(i)`) is reported
+//! once more, at the import, for a look at those reads.
 //!
 //! A dataset, as far as syntax and the workspace index can tell: a function parameter or a
 //! `let` whose type is one of Burn's datasets (`InMemDataset<I>`), a project type that
@@ -36,6 +37,9 @@ pub fn run(ctx: &mut FileCtx) {
     }
     // The `let`s of each function body a read is in, found once per function.
     let mut lets_of = HashMap::new();
+    // Whether some `get(i)` or `iter()` is on a value the file does not show to be a dataset
+    // or anything else (a field, a call's result): it may read one.
+    let mut unplaced_reads = false;
     for call in ctx.nodes::<ast::MethodCallExpr>() {
         let Some(name) = call.name_ref() else {
             continue;
@@ -53,27 +57,57 @@ pub fn run(ctx: &mut FileCtx) {
         } else {
             "`get` returns `Result<I, DatasetError>` in Burn 0.22 (and panics past `len()`)"
         };
-        let Some(ast::Expr::PathExpr(receiver)) = call.receiver() else {
-            continue;
+        let variable = match call.receiver() {
+            Some(ast::Expr::PathExpr(receiver)) => receiver
+                .path()
+                .filter(|p| p.qualifier().is_none())
+                .and_then(|p| p.segment()?.name_ref()),
+            _ => None,
         };
-        let Some(variable) = receiver
-            .path()
-            .filter(|p| p.qualifier().is_none())
-            .and_then(|p| p.segment()?.name_ref())
-        else {
+        let is_dataset = variable.is_some_and(|variable| {
+            is_dataset_binding(ctx, &mut lets_of, call.syntax(), variable.text())
+        });
+        if !is_dataset {
+            unplaced_reads = true;
             continue;
-        };
-        if is_dataset_binding(ctx, &mut lets_of, call.syntax(), variable.text()) {
-            let range = name.syntax().text_range().cover(
-                call.arg_list()
-                    .map_or(name.syntax().text_range(), |a| a.syntax().text_range()),
-            );
+        }
+        let range = name.syntax().text_range().cover(
+            call.arg_list()
+                .map_or(name.syntax().text_range(), |a| a.syntax().text_range()),
+        );
+        ctx.push(Change::manual(
+            range,
+            RuleId::DatasetResults,
+            format!("{read}: read it with `?`, `.ok()` or `.map(Result::unwrap)`"),
+        ));
+    }
+    if unplaced_reads {
+        if let Some(range) = dataset_mention(ctx) {
             ctx.push(Change::manual(
                 range,
                 RuleId::DatasetResults,
-                format!("{read}: read it with `?`, `.ok()` or `.map(Result::unwrap)`"),
+                "`Dataset::get` returns `Result` and `iter` yields `Result`s in Burn 0.22: check this file's dataset reads",
             ));
         }
+    }
+}
+
+/// Where the file names Burn's `Dataset` first: its import, or else a path to it. A file that
+/// never does reads datasets only through the values the reads above place.
+fn dataset_mention(ctx: &FileCtx) -> Option<TextRange> {
+    let names_dataset =
+        |path: &ast::Path| ctx.index.burn_name(ctx.file_id, path).as_deref() == Some("Dataset");
+    let imported = ctx.nodes::<ast::UseTree>().find(|tree| {
+        tree.use_tree_list().is_none() && tree.path().is_some_and(|p| names_dataset(&p))
+    });
+    match imported {
+        Some(tree) => Some(tree.syntax().text_range()),
+        // A whole path (not the qualifier inside a longer one).
+        None => (ctx.nodes::<ast::Path>())
+            .find(|path| {
+                path.syntax().parent().and_then(ast::Path::cast).is_none() && names_dataset(path)
+            })
+            .map(|path| path.syntax().text_range()),
     }
 }
 

@@ -127,19 +127,27 @@ fn is_call_without_args(call: &ast::MethodCallExpr, method: &str) -> bool {
             .is_some_and(|args| args.args().next().is_none())
 }
 
-/// `Tensor::from_primitive(TensorPrimitive::Float(p))` and `Tensor::new(..)` of the same ->
-/// `Tensor::from_dispatch(p)`; a `from_primitive` that cannot go this way is reported.
-fn from_dispatch(ctx: &mut FileCtx) {
+/// A call that wraps a primitive into a tensor: `Tensor::from_primitive(..)` or `Tensor::new(..)`.
+struct Wrapping {
+    /// `from_primitive` or `new`.
+    constructor: ast::NameRef,
+    args: ast::ArgList,
+    /// `TensorPrimitive::Float(p)` and `p`, where `Dispatch` takes the call: the argument is
+    /// one and the code is generic over the backend.
+    dispatched: Option<(ast::CallExpr, ast::Expr)>,
+}
+
+fn wrappings(ctx: &FileCtx) -> Vec<Wrapping> {
+    let mut found = Vec::new();
     for call in ctx.nodes::<ast::CallExpr>() {
         let Some(ast::Expr::PathExpr(callee)) = call.expr() else {
             continue;
         };
         let Some(path) = callee.path() else { continue };
-        let Some(name) = path.segment().and_then(|s| s.name_ref()) else {
+        let Some(constructor) = path.segment().and_then(|s| s.name_ref()) else {
             continue;
         };
-        let constructor = name.text().to_string();
-        if !matches!(constructor.as_str(), "from_primitive" | "new") {
+        if !matches!(constructor.text(), "from_primitive" | "new") {
             continue;
         }
         let of_tensor = path
@@ -149,14 +157,39 @@ fn from_dispatch(ctx: &mut FileCtx) {
         let Some(args) = call.arg_list().filter(|_| of_tensor) else {
             continue;
         };
-        let float = (args.args().next())
+        let dispatched = (args.args().next())
             .filter(|_| args.args().count() == 1)
-            .and_then(|arg| float_primitive(ctx, &arg));
-        let generic = generic_over_a_backend(ctx, call.syntax());
-        let (Some((wrapper, value)), true) = (float, generic) else {
-            if constructor == "from_primitive" {
+            .and_then(|arg| float_primitive(ctx, &arg))
+            .filter(|_| generic_over_a_backend(ctx, call.syntax()));
+        found.push(Wrapping {
+            constructor,
+            args,
+            dispatched,
+        });
+    }
+    found
+}
+
+/// The `TensorPrimitive::Float(..)` wrappers `from_dispatch` takes off: `imports` drops the
+/// import of `TensorPrimitive` when they were all the file had.
+pub fn dispatched_wrappers(ctx: &FileCtx) -> Vec<TextRange> {
+    if !ctx.file.text.contains("TensorPrimitive") || ctx.targets_0_22() {
+        return Vec::new();
+    }
+    (wrappings(ctx).into_iter())
+        .filter_map(|w| Some(w.dispatched?.0.syntax().text_range()))
+        .collect()
+}
+
+/// `Tensor::from_primitive(TensorPrimitive::Float(p))` and `Tensor::new(..)` of the same ->
+/// `Tensor::from_dispatch(p)`; a `from_primitive` that cannot go this way is reported.
+fn from_dispatch(ctx: &mut FileCtx) {
+    for wrapping in wrappings(ctx) {
+        let name = &wrapping.constructor;
+        let Some((wrapper, value)) = wrapping.dispatched else {
+            if name.text() == "from_primitive" {
                 ctx.push(Change::manual(
-                    name.syntax().text_range().cover(args.syntax().text_range()),
+                    name.syntax().text_range().cover(wrapping.args.syntax().text_range()),
                     RuleId::DispatchPrimitives,
                     "`Tensor::from_primitive` of a concrete backend's primitive needs the `extension` feature in Burn 0.22: `Tensor::from_primitive::<Backend>(p)`",
                 ));

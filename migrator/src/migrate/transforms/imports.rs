@@ -38,6 +38,7 @@ pub const TRANSFORM: Transform = Transform {
             RuleId::BackendTypeAlias,
             RuleId::BackendMarkerTrait,
             RuleId::BackendExtensionTrait,
+            RuleId::DispatchPrimitives,
         ],
         data_rules: true,
     },
@@ -70,8 +71,17 @@ pub fn run(ctx: &mut FileCtx) {
         report_removed_imports(ctx);
         return;
     }
+    let dispatched = super::dispatch_primitives::dispatched_wrappers(ctx);
+    let primitive_uses = (ctx.name_refs("TensorPrimitive").into_iter())
+        .filter(|n| {
+            !dispatched
+                .iter()
+                .any(|w| w.contains_range(n.syntax().text_range()))
+        })
+        .collect();
     let names = Names {
         optimizer_named: names_outside_imports(ctx.name_refs("Optimizer")),
+        tensor_primitive_named: names_outside_imports(primitive_uses),
         phantom_data_stays: phantom_data_stays(ctx),
     };
     for use_item in ctx.nodes::<ast::Use>() {
@@ -146,6 +156,9 @@ fn removed_message(message: Option<&str>, full: &[String]) -> String {
 /// What the file does with names whose imports depend on it.
 struct Names {
     optimizer_named: bool,
+    /// Whether `TensorPrimitive` is named other than in the wrappers `dispatch-primitives`
+    /// takes off.
+    tensor_primitive_named: bool,
     /// Whether `PhantomData` is still used once the backend marker fields are gone.
     phantom_data_stays: bool,
 }
@@ -286,6 +299,15 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
             tree,
             RuleId::OptimizerTraitImport,
             "`step` is a method of `ModuleOptimizer` in Burn 0.22; the trait import is unused",
+        );
+        return true;
+    }
+    if from_burn && last == "TensorPrimitive" && !names.tensor_primitive_named {
+        record_removal(
+            ctx,
+            tree,
+            RuleId::DispatchPrimitives,
+            "`Tensor::from_dispatch` takes the primitive itself in Burn 0.22; the import is unused",
         );
         return true;
     }
