@@ -1311,3 +1311,30 @@ fn primitives_of_a_concrete_backend_are_reported_not_dispatched() {
     );
     assert!(manual.is_empty(), "{manual:?}");
 }
+
+/// A file that names Burn's `Dataset` is reported once, at the import, when it reads something
+/// the port cannot place; a file whose reads are all placed, or that names a project item
+/// called `Dataset`, is not.
+#[test]
+fn the_file_level_dataset_finding_needs_a_read_the_port_cannot_place() {
+    let unplaced = "use burn::data::dataset::{Dataset, InMemDataset};\n\npub struct Rows {\n    pub items: InMemDataset<u8>,\n}\n\npub fn first(rows: &Rows) -> Option<u8> {\n    rows.items.get(0)\n}\n";
+    let (_, manual) = port(unplaced);
+    let rule: RuleKey = RuleId::DatasetResults.into();
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        1,
+        "{manual:?}"
+    );
+
+    let placed = "use burn::data::dataset::{Dataset, InMemDataset};\n\npub fn first(rows: &InMemDataset<u8>, other: impl Dataset<u8>) -> Option<u8> {\n    rows.get(0).or(other.get(0))\n}\n";
+    let (_, manual) = port(placed);
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        2,
+        "{manual:?}"
+    );
+
+    let project = "pub mod phase {\n    pub enum Name {\n        Dataset,\n    }\n}\n\npub fn is_data(name: &phase::Name, items: &[u8]) -> bool {\n    matches!(name, crate::phase::Name::Dataset) && items.iter().count() > 0\n}\n";
+    let (_, manual) = port(project);
+    assert!(!manual.contains(&rule), "{manual:?}");
+}

@@ -18,7 +18,7 @@ use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::segment_names;
+use crate::util::syntax::{outermost_segment_name, segment_names};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::DatasetReads),
@@ -103,9 +103,15 @@ fn dataset_mention(ctx: &FileCtx) -> Option<TextRange> {
     match imported {
         Some(tree) => Some(tree.syntax().text_range()),
         // A whole path (not the qualifier inside a longer one).
+        // Burn's path written out, or the name a glob brings; not a path through the
+        // project (`crate::event::Phase::Dataset` may be anything).
         None => (ctx.nodes::<ast::Path>())
             .find(|path| {
-                path.syntax().parent().and_then(ast::Path::cast).is_none() && names_dataset(path)
+                let through_project = outermost_segment_name(path)
+                    .is_some_and(|first| ["crate", "self", "super"].contains(&first.as_str()));
+                path.syntax().parent().and_then(ast::Path::cast).is_none()
+                    && !through_project
+                    && names_dataset(path)
             })
             .map(|path| path.syntax().text_range()),
     }
