@@ -68,7 +68,7 @@ fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr) {
         let method = p.name_ref()?.text().to_string();
         let element = method
             .strip_prefix("to_")
-            .filter(|t| SCALAR_ELEMENTS.contains(t))?;
+            .filter(|t| SCALAR_ELEMENTS.contains(t) || *t == "bool")?;
         is_plain_call(p, &method).then(|| (p.clone(), element.to_string()))
     });
     if let Some((conversion, element)) = conversion {
@@ -77,7 +77,13 @@ fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr) {
     }
     // Compared with a literal, read with a float's own method, or passed to a project
     // function that converts it to one element: that says which element the 0.21 code read.
-    if let Some(element) = implied_element(call).or_else(|| converted_by_callee(ctx, call)) {
+    let implied = implied_element(call)
+        .or_else(|| converted_by_callee(ctx, call))
+        .or_else(|| {
+            call.receiver()
+                .and_then(|tensor| kind_element(ctx, &tensor))
+        });
+    if let Some(element) = implied {
         ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
         return;
     }
@@ -178,10 +184,31 @@ fn element_implied_at(value: &SyntaxNode) -> Option<String> {
     if let Some(element) = partner.and_then(|p| literal_element(&p)) {
         return Some(element);
     }
+    // `x.into_scalar() as usize`: a cast reads any number, and `f64` holds every 0.21
+    // element exactly (`f32`, `i32`, `bool`, and `i64` up to 2^53), so the cast gives what
+    // it gave.
+    if ast::CastExpr::can_cast(value.parent()?.kind()) {
+        return Some("f64".to_string());
+    }
     let method = ast::MethodCallExpr::cast(value.parent()?)?;
     let is_receiver = method.receiver().is_some_and(|r| r.syntax() == value);
     let name = method.name_ref()?.text().to_string();
-    (is_receiver && FLOAT_METHODS.contains(&name.as_str())).then(|| "f32".to_string())
+    if !is_receiver {
+        return None;
+    }
+    // `v.elem::<i32>()`: the element it is converted to is the one to read.
+    if name == "elem" {
+        let list = method.generic_arg_list()?;
+        let mut args = list.generic_args();
+        let only = args.next().filter(|_| args.next().is_none())?;
+        let element = only.syntax().text().to_string();
+        return SCALAR_ELEMENTS
+            .contains(&element.as_str())
+            .then_some(element);
+    }
+    FLOAT_METHODS
+        .contains(&name.as_str())
+        .then(|| "f32".to_string())
 }
 
 /// Whether `binding` is `let name ..` (a plain name, `mut` or not).
@@ -194,10 +221,18 @@ fn single_name(path: &ast::PathExpr) -> Option<String> {
     Some(path.path()?.as_single_name_ref()?.text().to_string())
 }
 
-/// What the value at `value` is compared with (`<`, `==`, ..), as in `if x.into_scalar() > 0.5`.
+/// What the value at `value` is compared with (`<`, `==`, ..) or combined with by arithmetic
+/// (`-`, `*`, ..), as in `if x.into_scalar() > 0.5` or `(r - 10.0).abs()`: both operands
+/// have one type.
 fn compared_with(value: &SyntaxNode) -> Option<ast::Expr> {
     let comparison = ast::BinExpr::cast(value.parent()?)?;
-    if !matches!(comparison.op_kind()?, ast::BinaryOp::CmpOp(_)) {
+    let one_type = match comparison.op_kind()? {
+        ast::BinaryOp::CmpOp(_) => true,
+        // A shift's operands may differ.
+        ast::BinaryOp::ArithOp(op) => !matches!(op, ast::ArithOp::Shl | ast::ArithOp::Shr),
+        _ => false,
+    };
+    if !one_type {
         return None;
     }
     let (lhs, rhs) = (comparison.lhs()?, comparison.rhs()?);
@@ -340,7 +375,205 @@ fn context_type(ctx: &FileCtx, expr: &SyntaxNode) -> Option<String> {
         let first = segment.generic_arg_list()?.generic_args().next()?;
         return scalar_type_name(&first.syntax().text().to_string());
     }
+    // `(a.into_scalar(), b)` returned as `(f32, Vec<f32>)`: the element at its position.
+    if let Some(tuple) = ast::TupleExpr::cast(parent) {
+        let position = tuple.fields().position(|field| field.syntax() == expr)?;
+        let ast::Type::TupleType(returned) = returned_type(tuple.syntax())? else {
+            return None;
+        };
+        return scalar_type_name(&returned.fields().nth(position)?.syntax().text().to_string());
+    }
     scalar_type_name(&returned_type(expr)?.syntax().text().to_string())
+}
+
+/// A tensor's kind, as far as the code shows it.
+#[derive(Clone, Copy)]
+enum Kind {
+    Float,
+    Int,
+    Bool,
+}
+
+/// Methods whose result is an `Int` tensor, whatever they are called on.
+const TO_INT: &[&str] = &["argmax", "argmin", "argsort", "int", "argwhere", "nonzero"];
+/// Methods whose result is a `Bool` tensor.
+const TO_BOOL: &[&str] = &[
+    "equal",
+    "not_equal",
+    "equal_elem",
+    "not_equal_elem",
+    "greater",
+    "greater_elem",
+    "greater_equal",
+    "greater_equal_elem",
+    "lower",
+    "lower_elem",
+    "lower_equal",
+    "lower_equal_elem",
+    "any",
+    "all",
+    "any_dim",
+    "all_dim",
+    "is_nan",
+    "is_inf",
+    "bool",
+    "is_close",
+    "bool_and",
+    "bool_or",
+    "bool_not",
+];
+/// Methods whose result has the kind of the tensor they are called on.
+const SAME_KIND: &[&str] = &[
+    "clone",
+    "detach",
+    "sum",
+    "sum_dim",
+    "mean",
+    "mean_dim",
+    "prod",
+    "prod_dim",
+    "max",
+    "min",
+    "max_dim",
+    "min_dim",
+    "reshape",
+    "flatten",
+    "squeeze",
+    "squeeze_dim",
+    "squeeze_dims",
+    "unsqueeze",
+    "unsqueeze_dim",
+    "unsqueeze_dims",
+    "slice",
+    "select",
+    "narrow",
+    "gather",
+    "transpose",
+    "swap_dims",
+    "permute",
+    "flip",
+    "expand",
+    "repeat",
+    "repeat_dim",
+    "to_device",
+    "abs",
+    "neg",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "add_scalar",
+    "sub_scalar",
+    "mul_scalar",
+    "div_scalar",
+    "clamp",
+    "clamp_min",
+    "clamp_max",
+    "sort",
+    "sort_descending",
+    "cumsum",
+];
+
+/// The element to ask for where the tensor's kind shows (`argmax(..)`, a binding declared
+/// `Tensor<1, Int>`): an `Int` tensor reads as `i64`, which holds every 0.21 int element
+/// exactly; a `Bool` one as `bool`; one declared `Float` as `f32`, as `literal_element`
+/// reads a float.
+fn kind_element(ctx: &FileCtx, tensor: &ast::Expr) -> Option<String> {
+    let element = match tensor_kind(ctx, tensor)? {
+        Kind::Float => "f32",
+        Kind::Int => "i64",
+        Kind::Bool => "bool",
+    };
+    Some(element.to_string())
+}
+
+fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
+    match tensor {
+        ast::Expr::MethodCallExpr(call) => {
+            let name = call.name_ref()?.text().to_string();
+            if TO_INT.contains(&name.as_str()) {
+                Some(Kind::Int)
+            } else if TO_BOOL.contains(&name.as_str()) {
+                Some(Kind::Bool)
+            } else if name == "float" {
+                Some(Kind::Float)
+            } else if SAME_KIND.contains(&name.as_str()) {
+                tensor_kind(ctx, &call.receiver()?)
+            } else {
+                None
+            }
+        }
+        ast::Expr::ParenExpr(inner) => tensor_kind(ctx, &inner.expr()?),
+        ast::Expr::PathExpr(path) => {
+            let name = single_name(path)?;
+            declared_kind(ctx, &declared_type(path.syntax(), &name)?)
+        }
+        _ => None,
+    }
+}
+
+/// The type `name` is declared with where it is used at `at`: the last `let name: T` before it
+/// in the blocks around it, or the parameter `name: T` of the function.
+fn declared_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
+    let start = at.text_range().start();
+    for ancestor in at.ancestors() {
+        if let Some(block) = ast::StmtList::cast(ancestor.clone()) {
+            let binding = (block.statements())
+                .filter_map(|statement| match statement {
+                    ast::Stmt::LetStmt(binding) => Some(binding),
+                    _ => None,
+                })
+                .filter(|binding| binding.syntax().text_range().end() <= start)
+                .filter(|binding| binds(binding, name))
+                .last();
+            if let Some(binding) = binding {
+                return binding.ty();
+            }
+        }
+        if let Some(function) = ast::Fn::cast(ancestor) {
+            return function.param_list()?.params().find_map(|param| {
+                let ast::Pat::IdentPat(pattern) = param.pat()? else {
+                    return None;
+                };
+                (pattern.name()?.text() == name)
+                    .then(|| param.ty())
+                    .flatten()
+            });
+        }
+    }
+    None
+}
+
+/// The kind of a declared Burn `Tensor<..>` (behind `&` or not): its `Int`, `Bool` or `Float`
+/// argument, or `Float` (the default kind) where a dimension literal ends the list; a list that
+/// ends with a parameter (`Tensor<B, D, K>`) may be of any kind.
+fn declared_kind(ctx: &FileCtx, ty: &ast::Type) -> Option<Kind> {
+    let ty = match ty {
+        ast::Type::RefType(reference) => reference.ty()?,
+        other => other.clone(),
+    };
+    let ast::Type::PathType(path_type) = ty else {
+        return None;
+    };
+    let path = path_type.path()?;
+    if ctx.index.burn_name(ctx.file_id, &path).as_deref() != Some("Tensor") {
+        return None;
+    }
+    let arguments: Vec<String> = (path.segment()?.generic_arg_list()?.generic_args())
+        .map(|argument| argument.syntax().text().to_string())
+        .collect();
+    let named = arguments
+        .iter()
+        .find_map(|argument| match argument.rsplit("::").next()? {
+            "Int" => Some(Kind::Int),
+            "Bool" => Some(Kind::Bool),
+            "Float" => Some(Kind::Float),
+            _ => None,
+        });
+    let ends_with_a_dimension = arguments
+        .last()
+        .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_digit()));
+    named.or(ends_with_a_dimension.then_some(Kind::Float))
 }
 
 /// The return type of the function whose value `expr` is: its body's tail expression, or the
