@@ -1345,3 +1345,17 @@ fn the_file_level_dataset_finding_needs_a_read_the_port_cannot_place() {
     let (_, manual) = port(project);
     assert!(!manual.contains(&rule), "{manual:?}");
 }
+
+/// `$B` in a `macro_rules!` body is a metavariable, not the file's backend alias `B`: only the
+/// backend type the body names is left to a person.
+#[test]
+fn a_macro_metavariable_is_no_backend_type() {
+    let text = "use burn::prelude::*;\n\ntype B = burn::backend::NdArray;\n\nmacro_rules! with_backend {\n    (|$B:ident| $body:expr) => {{\n        type $B = burn::backend::NdArray;\n        $body\n    }};\n}\n\npub fn ones() -> usize {\n    Tensor::<B, 1>::ones([2], &Default::default()).dims()[0]\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let outcome = migrate_text(text, &rules).unwrap();
+    let dangling: Vec<&str> = (outcome.changes.iter())
+        .filter(|c| c.rule == RuleId::DanglingBackendParam)
+        .map(|c| &text[usize::from(c.range.start())..usize::from(c.range.end())])
+        .collect();
+    assert_eq!(dangling, ["NdArray"], "{}", outcome.migrated);
+}

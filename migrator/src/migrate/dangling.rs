@@ -156,9 +156,14 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             .filter_map(|e| e.into_token())
             .filter(|t| t.kind() == SyntaxKind::IDENT)
         {
+            let previous = prev_significant(&token);
+            // `$B` in a `macro_rules!` body is a metavariable: whatever the call passes.
+            if previous.as_ref().is_some_and(|p| p.text() == "$") {
+                continue;
+            }
             // `Letter::B`, `x.B` name something else; `burn::backend::Flex` is Burn's backend
             // type written out (`cfg_if! { .. start::<burn::backend::Flex>(..) .. }`).
-            if prev_significant(&token).is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
+            if previous.is_some_and(|p| matches!(p.text(), "::" | ":" | ".")) {
                 if !ctx.targets_0_22() && names_burn_backend_type(ctx, &token) {
                     out.push(Use {
                         range: token.text_range(),
