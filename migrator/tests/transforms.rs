@@ -1359,3 +1359,17 @@ fn a_macro_metavariable_is_no_backend_type() {
         .collect();
     assert_eq!(dangling, ["NdArray"], "{}", outcome.migrated);
 }
+
+/// A `get` whose tail reads a dataset field in a shape other than `.map(..)` (here
+/// `.or_else(..)`, an `Option` method that `Result` has with another closure) is reported, not
+/// wrapped: the read's 0.22 type is a `Result`.
+#[test]
+fn dataset_get_that_reads_a_field_dataset_otherwise_is_reported() {
+    let text = "use burn::data::dataset::{Dataset, InMemDataset};\n\npub struct Fallback {\n    items: InMemDataset<f32>,\n}\n\nimpl Dataset<f32> for Fallback {\n    fn get(&self, index: usize) -> Option<f32> {\n        self.items.get(index).or_else(|| self.items.get(0))\n    }\n\n    fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n";
+    let (migrated, manual) = port(text);
+    assert!(migrated.contains("-> Option<f32>"), "{migrated}");
+    assert!(
+        manual.contains(&RuleKey::Builtin(RuleId::DatasetGetResult)),
+        "{manual:?}"
+    );
+}

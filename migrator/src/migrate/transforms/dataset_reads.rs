@@ -15,10 +15,11 @@ use std::collections::HashMap;
 use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
+use super::dataset_types::{is_dataset_type, names_dataset};
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::{outermost_segment_name, segment_names};
+use crate::util::syntax::outermost_segment_name;
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::DatasetReads),
@@ -40,7 +41,11 @@ pub fn run(ctx: &mut FileCtx) {
     // Whether some `get(i)` or `iter()` is on a value the file does not show to be a dataset
     // or anything else (a field, a call's result): it may read one.
     let mut unplaced_reads = false;
+    let handed_on = super::dataset_get_result::handed_on_reads(ctx);
     for call in ctx.nodes::<ast::MethodCallExpr>() {
+        if (handed_on.iter()).any(|tail| tail.contains_range(call.syntax().text_range())) {
+            continue;
+        }
         let Some(name) = call.name_ref() else {
             continue;
         };
@@ -159,44 +164,6 @@ fn is_dataset_binding(
 
 fn binds(pat: Option<ast::Pat>, name: &str) -> bool {
     matches!(pat, Some(ast::Pat::IdentPat(p)) if p.name().is_some_and(|n| n.text() == name))
-}
-
-/// `Houses`, `&Houses`, `InMemDataset<I>`, `impl Dataset<I>`, `&dyn Dataset<I>`.
-fn is_dataset_type(ctx: &FileCtx, ty: &ast::Type) -> bool {
-    match ty {
-        ast::Type::RefType(r) => r.ty().is_some_and(|t| is_dataset_type(ctx, &t)),
-        ast::Type::PathType(p) => p.path().is_some_and(|p| names_dataset(ctx, &p)),
-        ast::Type::ImplTraitType(t) => bound_is_dataset(ctx, t.type_bound_list()),
-        ast::Type::DynTraitType(t) => bound_is_dataset(ctx, t.type_bound_list()),
-        _ => false,
-    }
-}
-
-fn bound_is_dataset(ctx: &FileCtx, bounds: Option<ast::TypeBoundList>) -> bool {
-    bounds
-        .into_iter()
-        .flat_map(|b| b.bounds())
-        .any(|bound| match bound.ty() {
-            Some(ast::Type::PathType(p)) => p.path().is_some_and(|p| {
-                ctx.index.burn_name(ctx.file_id, &p).as_deref() == Some("Dataset")
-            }),
-            _ => false,
-        })
-}
-
-/// A project type that implements Burn's `Dataset`, or one of Burn's dataset types.
-fn names_dataset(ctx: &FileCtx, path: &ast::Path) -> bool {
-    let Some(last) = segment_names(path).pop() else {
-        return false;
-    };
-    if ctx.index.dataset_types.contains(&last) {
-        return true;
-    }
-    last.ends_with("Dataset")
-        && ctx
-            .index
-            .burn_name(ctx.file_id, path)
-            .is_some_and(|burn| burn.ends_with("Dataset"))
 }
 
 /// `Houses::new(..)`, `Houses(..)`, `Houses { .. }`, `InMemDataset::new(..)`.

@@ -260,7 +260,9 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         return true;
     }
     let from_burn = full.first().is_some_and(|f| f == "burn");
-    if from_burn && (last == "Backend" || last == "AutodiffBackend") {
+    // The backend traits, and the trait of backend devices the prelude re-exported
+    // (`burn::prelude::DeviceOps`, gone from 0.22's prelude: `Device`'s methods are its own).
+    if from_burn && matches!(last.as_str(), "Backend" | "AutodiffBackend" | "DeviceOps") {
         return true;
     }
     // A project module's or crate's re-export of Burn's backend traits

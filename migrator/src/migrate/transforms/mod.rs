@@ -34,6 +34,7 @@ mod data_rules;
 mod dataloader_iter_result;
 mod dataset_get_result;
 mod dataset_reads;
+mod dataset_types;
 mod derive_clone;
 mod device_import;
 mod device_values;
