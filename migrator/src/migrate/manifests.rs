@@ -15,15 +15,19 @@ use crate::rules::RuleSet;
 use crate::util::layout;
 
 /// Whether code names `path` (`burn::train::RLTraining`): written out, or its last segment as
-/// a word in a file that names the module (`use burn::train::{RLTraining, ..}`).
+/// a word in a file that names the module (`use burn::train::{RLTraining, ..}`). Comment lines
+/// do not count: prose, and the port's own to-do markers, which quote Burn's paths.
 fn names_path(text: &str, path: &str) -> bool {
+    use crate::util::syntax::{find_all, word_offsets};
+    let in_code = |at: &usize| !on_a_comment_line(text, *at);
     // `nd::`: a path through the crate the package calls `nd`, which a longer name ending
     // in it (`and::`) is not.
     if let Some(krate) = path.strip_suffix("::").filter(|k| !k.contains("::")) {
-        return crate::util::syntax::word_offsets(text, krate)
+        return word_offsets(text, krate)
+            .filter(in_code)
             .any(|at| text[at + krate.len()..].starts_with("::"));
     }
-    if crate::util::syntax::contains(text, path) {
+    if find_all(text, path).any(|at| in_code(&at)) {
         return true;
     }
     let Some((module, name)) = path.rsplit_once("::") else {
@@ -34,7 +38,7 @@ fn names_path(text: &str, path: &str) -> bool {
         // (`use burn::{optim::AdamConfig, ..}`) its name leads a path inside the group. The
         // same word elsewhere (`the backend`, a project module `backend::samples`) is not it.
         let open = format!("{module}::{{");
-        return crate::util::syntax::find_all(text, &open).any(|at| {
+        return find_all(text, &open).filter(in_code).any(|at| {
             let group = &text[at + open.len()..];
             let mut depth = 1usize;
             let end = group
@@ -49,14 +53,17 @@ fn names_path(text: &str, path: &str) -> bool {
                 })
                 .map_or(group.len(), |(i, _)| i);
             let group = &group[..end];
-            crate::util::syntax::word_offsets(group, name)
-                .any(|i| group[i + name.len()..].starts_with("::"))
+            word_offsets(group, name).any(|i| group[i + name.len()..].starts_with("::"))
         });
     }
-    crate::util::syntax::contains(text, &format!("{module}::"))
-        && crate::util::syntax::word_offsets(text, name)
-            .next()
-            .is_some()
+    find_all(text, &format!("{module}::")).any(|at| in_code(&at))
+        && word_offsets(text, name).any(|at| in_code(&at))
+}
+
+/// Whether the line around byte `at` is a comment (`//`, `///`, `//!` after indentation).
+fn on_a_comment_line(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+    text[start..at].trim_start().starts_with("//")
 }
 
 /// The manifests of the Burn-using packages and of the workspace root, each ported with what
@@ -205,5 +212,11 @@ mod tests {
             "use burn::{\n    prelude::*,\n    backend::{autodiff::NodeId},\n};\n",
             module
         ));
+        // The port's to-do markers quote Burn's paths; they are no code.
+        assert!(!names_path(
+            "use burn::prelude::*;\n    // burn-migrate: todo(remote-backend) `burn::backend::remote::RemoteDevice` was removed\n",
+            module
+        ));
+        assert!(!names_path("// see burn::train::RLTraining\n", path));
     }
 }
