@@ -59,9 +59,16 @@ pub fn run(ctx: &mut FileCtx) {
             message,
         ));
         ctx.need_import("burn::data::dataset::DatasetError");
-        // `self.items.get(index).map(..)` of a dataset field is a `Result<I, DatasetError>`
-        // already in 0.22, which also panics past its `len()`: the tail stays.
+        // `self.items.get(index).map(..)` of a dataset field is a `Result` already in 0.22,
+        // which also panics past its `len()`. Its error is that dataset's (`SqliteDataset`'s is
+        // `SqliteDatasetError`): `DatasetError::new` wraps any, and displays it as it is.
         if read == InnerRead::WholeTail {
+            ctx.push(Change::insert(
+                tail.syntax().text_range().end(),
+                ".map_err(DatasetError::new)",
+                RuleId::DatasetGetResult,
+                message,
+            ));
             continue;
         }
         let index = index_name(&function);
