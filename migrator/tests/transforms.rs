@@ -1317,6 +1317,21 @@ fn primitives_of_a_concrete_backend_are_reported_not_dispatched() {
         "{migrated}"
     );
     assert!(manual.is_empty(), "{manual:?}");
+
+    // Generic, but over a backend built on the parameter: its primitives are `Autodiff`'s.
+    let wrapped = concrete
+        .replace(
+            "use burn::backend::NdArray;\n",
+            "use burn::backend::Autodiff;\n",
+        )
+        .replace("pub fn rank(", "pub fn rank<I: Backend>(")
+        .replace("NdArray", "Autodiff<I>");
+    let (migrated, manual) = port(&wrapped);
+    assert!(!migrated.contains("dispatch"), "{migrated}");
+    assert!(
+        manual.contains(&RuleKey::Builtin(RuleId::DispatchPrimitives)),
+        "{manual:?}"
+    );
 }
 
 /// A file that names Burn's `Dataset` is reported once, at the import, when it reads something

@@ -75,17 +75,31 @@ pub fn run(ctx: &mut FileCtx) {
     dispatch_operations(ctx);
 }
 
-/// Whether `node` sits in code generic over a backend that names no concrete one: there a
-/// tensor's primitive is the parameter's, which 0.22's `Dispatch` stands for.
+/// Whether `node` sits in code generic over a backend whose tensors are all the parameter's:
+/// there a tensor's primitive is the parameter's, which 0.22's `Dispatch` stands for. A
+/// function (or the impl around it) that names any other backend, concrete (`NdArray`) or
+/// built on the parameter (`Autodiff<I>`, `B::InnerBackend`), may hold that backend's
+/// primitives, which are not `Dispatch`'s.
 fn generic_over_a_backend(ctx: &FileCtx, node: &SyntaxNode) -> bool {
-    if ctx.backends_in_scope(node).is_empty() {
+    let scope = ctx.backends_in_scope(node);
+    if scope.is_empty() {
         return false;
     }
-    let body = node
-        .ancestors()
-        .find(|n| ast::Fn::can_cast(n.kind()))
-        .unwrap_or_else(|| node.clone());
-    ctx.concrete_backends_in(&body).is_empty()
+    let Some(function) = node.ancestors().find_map(ast::Fn::cast) else {
+        return false;
+    };
+    let impl_header = (function.syntax().ancestors())
+        .find_map(ast::Impl::cast)
+        .into_iter()
+        .flat_map(|imp| imp.self_ty().into_iter().chain(imp.trait_()));
+    let other_backend = |ty: ast::Type| {
+        let plain_parameter = type_as_ident(&ty).is_some_and(|n| scope.iter().any(|b| b.name == n));
+        !plain_parameter && ctx.is_backend_type(&ty, &scope)
+    };
+    let named_types = (function.syntax().descendants())
+        .chain(impl_header.flat_map(|ty| ty.syntax().descendants().collect::<Vec<_>>()))
+        .filter_map(ast::Type::cast);
+    !named_types.into_iter().any(other_backend)
 }
 
 /// `x.into_primitive().tensor()` -> `x.into_dispatch()`.
