@@ -1347,6 +1347,17 @@ fn the_file_level_dataset_finding_needs_a_read_the_port_cannot_place() {
         1,
         "{manual:?}"
     );
+    // In a group of imports too.
+    let grouped = unplaced.replace(
+        "use burn::data::dataset::{Dataset, InMemDataset};",
+        "use burn::{\n    data::dataset::{Dataset, InMemDataset},\n    prelude::*,\n};",
+    );
+    let (_, manual) = port(&grouped);
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        1,
+        "{manual:?}"
+    );
 
     let placed = "use burn::data::dataset::{Dataset, InMemDataset};\n\npub fn first(rows: &InMemDataset<u8>, other: impl Dataset<u8>) -> Option<u8> {\n    rows.get(0).or(other.get(0))\n}\n";
     let (_, manual) = port(placed);
@@ -1385,6 +1396,19 @@ fn dataset_get_that_reads_a_field_dataset_otherwise_is_reported() {
     assert!(migrated.contains("-> Option<f32>"), "{migrated}");
     assert!(
         manual.contains(&RuleKey::Builtin(RuleId::DatasetGetResult)),
+        "{manual:?}"
+    );
+}
+
+/// `burn::tensor::Device::<Backend>::Cuda(0)`, a variant of the backend's device type through
+/// 0.21's `Device<B>` alias, has no 0.22 counterpart a rule can pick: reported, where the port
+/// would otherwise leave `Device::Cuda(0)`.
+#[test]
+fn a_device_variant_through_the_alias_is_reported() {
+    let text = "type Backend = burn::backend::Autodiff<burn::backend::LibTorch>;\n\npub fn device() -> burn::tensor::Device<Backend> {\n    burn::tensor::Device::<Backend>::Cuda(0)\n}\n";
+    let (_, manual) = port(text);
+    assert!(
+        manual.contains(&RuleKey::Builtin(RuleId::BackendDeviceType)),
         "{manual:?}"
     );
 }

@@ -2,7 +2,7 @@
 //! become Burn 0.22's one `Device` type, and `B::Gradients` its one `Gradients` type: associated
 //! types of the backend become the one type 0.22 has.
 
-use ra_ap_syntax::ast;
+use ra_ap_syntax::ast::{self, HasGenericArgs};
 use ra_ap_syntax::AstNode;
 
 use super::context::FileCtx;
@@ -78,7 +78,35 @@ fn port_path(ctx: &mut FileCtx, path: &ast::Path) {
             message,
         ));
         ctx.need_import(&format!("burn::tensor::{name}"));
+    } else if device {
+        report_device_variant(ctx, path);
     }
+}
+
+/// `burn::tensor::Device::<Backend>::Mps`: a variant of the backend's own device type, through
+/// 0.21's `Device<B>` alias. Burn 0.22's `Device` has no variants, only constructors
+/// (`Device::libtorch(..)`), and which one the variant means is a person's to say.
+fn report_device_variant(ctx: &mut FileCtx, alias: &ast::Path) {
+    let Some(value) = alias.syntax().parent().and_then(ast::Path::cast) else {
+        return;
+    };
+    let names_variant = (value.segment().and_then(|s| s.name_ref()))
+        .is_some_and(|n| n.text().starts_with(|c: char| c.is_ascii_uppercase()));
+    let with_backend = alias
+        .segment()
+        .is_some_and(|s| s.generic_arg_list().is_some());
+    if !names_variant
+        || !with_backend
+        || ctx.index.burn_name(ctx.file_id, alias).as_deref() != Some("Device")
+        || ctx.targets_0_22()
+    {
+        return;
+    }
+    ctx.push(Change::manual(
+        value.syntax().text_range(),
+        RuleId::BackendDeviceType,
+        "a variant of the backend's own device type has no counterpart on Burn 0.22's `Device`, which is built by its constructors (`Device::cuda(0)`, `Device::libtorch(..)`): write the one this variant means",
+    ));
 }
 
 /// `B::Gradients` or `<B as AutodiffBackend>::Gradients` for a backend `B`.

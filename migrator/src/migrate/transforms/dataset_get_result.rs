@@ -159,7 +159,10 @@ fn inner_read(ctx: &FileCtx, imp: &ast::Impl, tail: &ast::Expr) -> InnerRead {
                 InnerRead::Other
             };
         }
-        let maps = call.name_ref().is_some_and(|n| n.text() == "map")
+        // `.map_err(DatasetError::new)` is the port's own, on a tail already ported.
+        let maps = call
+            .name_ref()
+            .is_some_and(|n| n.text() == "map" || n.text() == "map_err")
             && call.arg_list().is_some_and(|a| a.args().count() == 1);
         match call.receiver().filter(|_| maps) {
             Some(receiver) => value = receiver,

@@ -102,8 +102,19 @@ pub fn run(ctx: &mut FileCtx) {
 fn dataset_mention(ctx: &FileCtx) -> Option<TextRange> {
     let names_dataset =
         |path: &ast::Path| ctx.index.burn_name(ctx.file_id, path).as_deref() == Some("Dataset");
+    // The whole path of an import, in a group or not (`use burn::{data::dataset::Dataset}`),
+    // as Burn's facade names it (`burn_dataset::Dataset` too).
     let imported = ctx.nodes::<ast::UseTree>().find(|tree| {
-        tree.use_tree_list().is_none() && tree.path().is_some_and(|p| names_dataset(&p))
+        let full = ctx
+            .crates()
+            .canonical(super::use_items::full_use_path(tree));
+        tree.use_tree_list().is_none()
+            && [
+                "burn::data::dataset::Dataset",
+                "burn::data::dataloader::Dataset",
+            ]
+            .iter()
+            .any(|burn| super::use_items::path_matches_via_crates(&full, burn))
     });
     match imported {
         Some(tree) => Some(tree.syntax().text_range()),
