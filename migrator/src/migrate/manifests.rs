@@ -34,9 +34,10 @@ fn names_path(text: &str, path: &str) -> bool {
         return false;
     };
     if name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        // A module: `burn::optim::AdamConfig` is matched above; in a grouped import
-        // (`use burn::{optim::AdamConfig, ..}`) its name leads a path inside the group. The
-        // same word elsewhere (`the backend`, a project module `backend::samples`) is not it.
+        // A module: `burn::optim::AdamConfig` is matched above; in a grouped import it is a
+        // name inside the group (`use burn::{optim::AdamConfig, ..}`,
+        // `use burn::tensor::{linalg, Tensor}`). The same word elsewhere (`the backend`, a
+        // project module `backend::samples`) is not it.
         let open = format!("{module}::{{");
         return find_all(text, &open).filter(in_code).any(|at| {
             let group = &text[at + open.len()..];
@@ -52,8 +53,7 @@ fn names_path(text: &str, path: &str) -> bool {
                     depth == 0
                 })
                 .map_or(group.len(), |(i, _)| i);
-            let group = &group[..end];
-            word_offsets(group, name).any(|i| group[i + name.len()..].starts_with("::"))
+            word_offsets(&group[..end], name).next().is_some()
         });
     }
     find_all(text, &format!("{module}::")).any(|at| in_code(&at))
@@ -211,6 +211,10 @@ mod tests {
         assert!(names_path(
             "use burn::{\n    prelude::*,\n    backend::{autodiff::NodeId},\n};\n",
             module
+        ));
+        assert!(names_path(
+            "use burn::tensor::{Tensor, linalg};\nfn f() { linalg::vector_norm(); }\n",
+            "burn::tensor::linalg"
         ));
         // The port's to-do markers quote Burn's paths; they are no code.
         assert!(!names_path(
