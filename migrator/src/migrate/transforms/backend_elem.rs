@@ -2,7 +2,7 @@
 //! `TensorData` (`Tensor::from_data` casts to the device's float type in Burn 0.22) and
 //! `.elem::<B::IntElem>()` on Rust scalars (plain `i64`/`f32` values go into `TensorData`),
 //! and `B::FloatElem::from_elem(x)` / `B::FloatElem::from(x)` become `x` (Burn 0.22 scalar
-//! arguments take plain numbers).
+//! arguments take plain numbers); `data.iter::<B::IntElem>()` asks for a plain type.
 
 use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
 use ra_ap_syntax::{AstNode, TextRange};
@@ -22,6 +22,7 @@ pub const TRANSFORM: Transform = Transform {
         RuleId::ConvertBackendElem,
         RuleId::ElemBackendElem,
         RuleId::FromBackendElem,
+        RuleId::IterBackendElem,
     ],
     emits_data_rules: false,
     order: Order::Rank(120),
@@ -39,6 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
         let rule = match name.text() {
             "convert" => RuleId::ConvertBackendElem,
             "elem" => RuleId::ElemBackendElem,
+            "iter" => RuleId::IterBackendElem,
             _ => continue,
         };
         if call.arg_list().is_none_or(|a| a.args().next().is_some()) {
@@ -56,6 +58,24 @@ pub fn run(ctx: &mut FileCtx) {
         if !is_backend_element(ctx, &ty, &scope) {
             continue;
         }
+        if rule == RuleId::IterBackendElem {
+            // `data.iter::<B::IntElem>()`: `TensorData::iter` converts whatever it holds to
+            // the type asked for, and every 0.21 element converts to `i64` (`f32` for floats)
+            // without loss; generic code used the items only through the element traits,
+            // which those types implement.
+            let Some(plain) = plain_element(&ty) else {
+                continue;
+            };
+            // The whole list, which holds the finding `backend-associated-item` would make
+            // of `B::IntElem` (an edit drops the findings inside it).
+            ctx.push(Change::edit(
+                list.syntax().text_range(),
+                format!("::<{plain}>"),
+                rule,
+                "Burn 0.22 has no backend element types: `TensorData::iter` converts to the type it is asked for",
+            ));
+            continue;
+        }
         let Some(receiver) = call.receiver() else {
             continue;
         };
@@ -69,6 +89,22 @@ pub fn run(ctx: &mut FileCtx) {
             rule,
             "Burn 0.22 has no backend element types; the conversion is no longer needed",
         ));
+    }
+}
+
+/// The plain type that holds every 0.21 element of a backend element type's kind:
+/// `FloatElem` `f32` (the float element of every 0.21 backend that names none), `IntElem`
+/// `i64`, `BoolElem` `bool`.
+fn plain_element(ty: &ast::Type) -> Option<&'static str> {
+    let ast::Type::PathType(path_type) = ty else {
+        return None;
+    };
+    let names = segment_names(&path_type.path()?);
+    match names.last()?.as_str() {
+        "FloatElem" => Some("f32"),
+        "IntElem" => Some("i64"),
+        "BoolElem" => Some("bool"),
+        _ => None,
     }
 }
 
