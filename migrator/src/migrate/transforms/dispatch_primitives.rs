@@ -96,10 +96,10 @@ fn generic_over_a_backend(ctx: &FileCtx, node: &SyntaxNode) -> bool {
         let plain_parameter = type_as_ident(&ty).is_some_and(|n| scope.iter().any(|b| b.name == n));
         !plain_parameter && ctx.is_backend_type(&ty, &scope)
     };
-    let named_types = (function.syntax().descendants())
+    let mut named_types = (function.syntax().descendants())
         .chain(impl_header.flat_map(|ty| ty.syntax().descendants().collect::<Vec<_>>()))
         .filter_map(ast::Type::cast);
-    !named_types.into_iter().any(other_backend)
+    !named_types.any(other_backend)
 }
 
 /// `x.into_primitive().tensor()` -> `x.into_dispatch()`.
