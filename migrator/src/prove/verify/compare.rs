@@ -56,6 +56,16 @@ fn compare(before: &SideResult, after: &SideResult, tolerance: Tolerance) -> Vec
     if !after.built {
         problems.push(format!("the port does not build:\n{}", errors(after)));
     }
+    for (side, failures) in [
+        ("original", &before.tests_not_built),
+        ("port", &after.tests_not_built),
+    ] {
+        for failure in failures {
+            problems.push(format!(
+                "the {side}'s tests did not build, so they were not compared: {failure}"
+            ));
+        }
+    }
     for test in before.passed_tests.difference(&after.passed_tests) {
         problems.push(format!("test `{test}` passed before and does not after"));
     }
@@ -99,6 +109,33 @@ mod tests {
         assert!(compare(&built, &built, Tolerance::default()).is_empty());
         assert!(
             compare(&built, &broken, Tolerance::default())[0].contains("the port does not build")
+        );
+    }
+
+    /// Tests that did not build (a full disk) are a problem in their own words, not only a
+    /// list of tests that "passed before and do not after".
+    #[test]
+    fn tests_that_did_not_build_are_said_so() {
+        let before = SideResult {
+            built: true,
+            passed_tests: ["check".to_string()].into(),
+            ..SideResult::default()
+        };
+        let after = SideResult {
+            built: true,
+            tests_not_built: vec![
+                "`cargo test --no-fail-fast` built no tests:\nerror: No space left on device"
+                    .into(),
+            ],
+            ..SideResult::default()
+        };
+        let problems = compare(&before, &after, Tolerance::default());
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("the port's tests did not build")
+                    && p.contains("No space left on device")),
+            "{problems:?}"
         );
     }
 }

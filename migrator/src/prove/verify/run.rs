@@ -147,14 +147,28 @@ fn run_tests(
     side: &mut SideResult,
 ) {
     let mut seen = BTreeMap::new();
-    let mut record = |stdout: &str| record_tests(stdout, &mut seen, side);
     if skipped.is_empty() {
         for targets in [&[][..], &["--examples"][..]] {
             let mut args = vec!["test", "--no-fail-fast"];
             args.extend(targets);
             args.extend(selection.iter().map(String::as_str));
             if let Ok(output) = crate::util::cargo::run(dir, target, &args) {
-                record(&String::from_utf8_lossy(&output.stdout));
+                let stdout = String::from_utf8_lossy(&output.stdout);
+                // A failed `cargo test` that ran no test binary did not build them: say so,
+                // or every test would silently read as gone.
+                if !output.status.success() && !stdout.contains("test result:") {
+                    let stderr = String::from_utf8_lossy(&output.stderr);
+                    let errors: Vec<&str> = (stderr.lines())
+                        .filter(|l| l.starts_with("error"))
+                        .take(5)
+                        .collect();
+                    side.tests_not_built.push(format!(
+                        "`cargo {}` built no tests:\n{}",
+                        args.join(" "),
+                        errors.join("\n")
+                    ));
+                }
+                record_tests(&stdout, &mut seen, side);
             }
         }
         return;
@@ -172,6 +186,7 @@ fn run_tests(
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let packages = packages(dir);
+    let mut record = |stdout: &str| record_tests(stdout, &mut seen, side);
     for message in cargo_metadata::Message::parse_stream(stdout.as_bytes()).flatten() {
         let cargo_metadata::Message::CompilerArtifact(artifact) = message else {
             continue;

@@ -95,6 +95,9 @@ pub struct SideResult {
     pub build_time: Duration,
     pub passed_tests: BTreeSet<String>,
     pub failed_tests: BTreeSet<String>,
+    /// Why a `cargo test` ran no test at all (its build failed: a full disk, a test target
+    /// that does not compile), in cargo's words.
+    pub tests_not_built: Vec<String>,
     /// (binary, what it printed), for binaries that finished successfully in time.
     pub runs: Vec<(String, String)>,
     /// (binary, why it did not finish successfully in time).
