@@ -1367,9 +1367,14 @@ fn the_file_level_dataset_finding_needs_a_read_the_port_cannot_place() {
         "{manual:?}"
     );
 
+    // A project path ending in a `Dataset` of its own (an enum variant), in a workspace that
+    // also re-exports Burn's: not Burn's. (loractl's `crate::event::PhaseName::Dataset` was
+    // read as Burn's through its workspace index; this smaller workspace does not reproduce
+    // that resolution, so it guards the outcome, not that path.)
+    let reexport = "pub mod data {\n    pub use burn::data::dataset::Dataset;\n}\n";
     let project = "pub mod phase {\n    pub enum Name {\n        Dataset,\n    }\n}\n\npub fn is_data(name: &phase::Name, items: &[u8]) -> bool {\n    matches!(name, crate::phase::Name::Dataset) && items.iter().count() > 0\n}\n";
-    let (_, manual) = port(project);
-    assert!(!manual.contains(&rule), "{manual:?}");
+    let out = port_files_reporting(&[("lib.rs", reexport), ("phase.rs", project)]);
+    assert!(!out[1].1.contains(&rule), "{:?}", out[1].1);
 }
 
 /// `$B` in a `macro_rules!` body is a metavariable, not the file's backend alias `B`: only the

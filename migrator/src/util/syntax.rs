@@ -434,6 +434,14 @@ pub fn leaves_other_than_by_tail(function: &ast::Fn) -> bool {
         })
 }
 
+/// A method call `recv.name()` with no turbofish and no arguments.
+pub fn is_plain_call(call: &ast::MethodCallExpr, name: &str) -> bool {
+    use ast::HasArgList;
+    call.name_ref().is_some_and(|n| n.text() == name)
+        && call.generic_arg_list().is_none()
+        && call.arg_list().is_some_and(|a| a.args().next().is_none())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{is_macro_body, path_parts, token_tree_paths, word_offsets, words_ending_with};

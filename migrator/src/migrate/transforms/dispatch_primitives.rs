@@ -17,7 +17,7 @@ use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::{path_as_ident, segment_name, type_as_ident};
+use crate::util::syntax::{is_plain_call, path_as_ident, segment_name, type_as_ident};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::DispatchPrimitives),
@@ -105,7 +105,7 @@ fn generic_over_a_backend(ctx: &FileCtx, node: &SyntaxNode) -> bool {
 /// `x.into_primitive().tensor()` -> `x.into_dispatch()`.
 fn into_dispatch(ctx: &mut FileCtx) {
     for call in ctx.nodes::<ast::MethodCallExpr>() {
-        if !is_call_without_args(&call, "tensor") {
+        if !is_plain_call(&call, "tensor") {
             continue;
         }
         let Some(ast::Expr::MethodCallExpr(inner)) = call.receiver() else {
@@ -113,7 +113,7 @@ fn into_dispatch(ctx: &mut FileCtx) {
         };
         let Some(name) = inner
             .name_ref()
-            .filter(|_| is_call_without_args(&inner, "into_primitive"))
+            .filter(|_| is_plain_call(&inner, "into_primitive"))
         else {
             continue;
         };
@@ -131,14 +131,6 @@ fn into_dispatch(ctx: &mut FileCtx) {
             "`into_primitive().tensor()` is `into_dispatch()` in Burn 0.22 (feature `extension`)",
         ));
     }
-}
-
-fn is_call_without_args(call: &ast::MethodCallExpr, method: &str) -> bool {
-    call.name_ref().is_some_and(|n| n.text() == method)
-        && call.generic_arg_list().is_none()
-        && call
-            .arg_list()
-            .is_some_and(|args| args.args().next().is_none())
 }
 
 /// A call that wraps a primitive into a tensor: `Tensor::from_primitive(..)` or `Tensor::new(..)`.

@@ -10,7 +10,7 @@ use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::SCALAR_ELEMENTS;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::segment_names;
+use crate::util::syntax::{is_plain_call, segment_names};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::IntoScalar),
@@ -304,34 +304,29 @@ fn literal_element(partner: &ast::Expr) -> Option<String> {
 /// The number literal a name stands for where a `let` without a type before it, in a block
 /// around it, binds it to one (`let tol = 0.01;` for `tol`).
 fn bound_literal(name: &ast::PathExpr) -> Option<ast::Expr> {
-    let wanted = single_name(name)?;
-    let at = name.syntax().text_range().start();
-    for block in name.syntax().ancestors().filter_map(ast::StmtList::cast) {
-        let binding = (block.statements())
-            .filter_map(|statement| match statement {
-                ast::Stmt::LetStmt(binding) => Some(binding),
-                _ => None,
-            })
-            .filter(|binding| binding.syntax().text_range().end() <= at)
-            .filter(|binding| binds(binding, &wanted))
-            .last();
-        if let Some(binding) = binding {
-            return match (binding.ty(), binding.initializer()?) {
-                (None, literal @ (ast::Expr::Literal(_) | ast::Expr::PrefixExpr(_))) => {
-                    Some(literal)
-                }
-                _ => None,
-            };
-        }
+    let binding = binding_before(name.syntax(), &single_name(name)?)?;
+    match (binding.ty(), binding.initializer()?) {
+        (None, literal @ (ast::Expr::Literal(_) | ast::Expr::PrefixExpr(_))) => Some(literal),
+        _ => None,
     }
-    None
 }
 
-/// A method call `recv.name()` with no turbofish and no arguments.
-fn is_plain_call(call: &ast::MethodCallExpr, name: &str) -> bool {
-    call.name_ref().is_some_and(|n| n.text() == name)
-        && call.generic_arg_list().is_none()
-        && call.arg_list().is_some_and(|a| a.args().next().is_none())
+/// The `let` that binds `name` where it is used at `at`: the last one before it in the
+/// innermost block around it that has one.
+fn binding_before(at: &SyntaxNode, name: &str) -> Option<ast::LetStmt> {
+    let start = at.text_range().start();
+    at.ancestors()
+        .filter_map(ast::StmtList::cast)
+        .find_map(|block| {
+            (block.statements())
+                .filter_map(|statement| match statement {
+                    ast::Stmt::LetStmt(binding) => Some(binding),
+                    _ => None,
+                })
+                .filter(|binding| binding.syntax().text_range().end() <= start)
+                .filter(|binding| binds(binding, name))
+                .last()
+        })
 }
 
 /// The scalar type the place of `expr` asks for, where its text says so: the annotation of
@@ -515,33 +510,18 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
 /// The type `name` is declared with where it is used at `at`: the last `let name: T` before it
 /// in the blocks around it, or the parameter `name: T` of the function.
 fn declared_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
-    let start = at.text_range().start();
-    for ancestor in at.ancestors() {
-        if let Some(block) = ast::StmtList::cast(ancestor.clone()) {
-            let binding = (block.statements())
-                .filter_map(|statement| match statement {
-                    ast::Stmt::LetStmt(binding) => Some(binding),
-                    _ => None,
-                })
-                .filter(|binding| binding.syntax().text_range().end() <= start)
-                .filter(|binding| binds(binding, name))
-                .last();
-            if let Some(binding) = binding {
-                return binding.ty();
-            }
-        }
-        if let Some(function) = ast::Fn::cast(ancestor) {
-            return function.param_list()?.params().find_map(|param| {
-                let ast::Pat::IdentPat(pattern) = param.pat()? else {
-                    return None;
-                };
-                (pattern.name()?.text() == name)
-                    .then(|| param.ty())
-                    .flatten()
-            });
-        }
+    if let Some(binding) = binding_before(at, name) {
+        return binding.ty();
     }
-    None
+    let function = at.ancestors().find_map(ast::Fn::cast)?;
+    function.param_list()?.params().find_map(|param| {
+        let ast::Pat::IdentPat(pattern) = param.pat()? else {
+            return None;
+        };
+        (pattern.name()?.text() == name)
+            .then(|| param.ty())
+            .flatten()
+    })
 }
 
 /// The kind of a declared Burn `Tensor<..>` (behind `&` or not): its `Int`, `Bool` or `Float`
