@@ -8,16 +8,19 @@
 # `burn` at the exact version with the features the pinned framework crate uses (plus `store`),
 # copies the framework lockfile into it (so every dependency resolves as pinned), and runs
 # `cargo +nightly rustdoc -p <crate>@<version> --lib -- -Z unstable-options --output-format json`
-# for each crate, one at a time, offline. No `cpu`/`cuda` features: they download LLVM.
+# for each crate, one at a time, offline. No `cpu`/`cuda` features: they download LLVM. 0.22
+# also builds `wgpu` and `template`, so the listing has the backend module a custom kernel
+# imports from (`burn::backend::wgpu::{CubeTensor, KernelSource, ..}`) and the tool can tell
+# which of those imports 0.22.1 still resolves. `PINS="0.22"` regenerates one release only.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-/work/apidiff-target/json}
 work=$(dirname "$out")
-crates="burn-std burn-backend burn-tensor burn-core burn-nn burn-optim burn-dataset burn-store burn-autodiff burn-dispatch burn-train burn"
-for pin in 0.21 0.22; do
+crates="burn-std burn-backend burn-tensor burn-core burn-nn burn-optim burn-dataset burn-store burn-autodiff burn-dispatch burn-train burn-cubecl burn-wgpu burn"
+for pin in ${PINS:-0.21 0.22}; do
   lock=$repo/framework/burn-$pin/Cargo.lock
   version=$(grep -A1 '^name = "burn"$' "$lock" | sed -n 's/^version = "\(.*\)"/\1/p')
-  case $pin in 0.21) backend=ndarray ;; 0.22) backend=flex ;; esac
+  case $pin in 0.21) backend='"ndarray"' ;; 0.22) backend='"flex", "wgpu", "template"' ;; esac
   scratch=$work/scratch-$pin
   mkdir -p "$scratch/src" "$out/$version"
   : > "$scratch/src/lib.rs"
@@ -29,7 +32,7 @@ version = "0.1.0"
 edition = "2021"
 publish = false
 [dependencies]
-burn = { version = "=$version", features = ["$backend", "autodiff", "dataset", "train", "store"] }
+burn = { version = "=$version", features = [$backend, "autodiff", "dataset", "train", "store"] }
 [workspace]
 TOML
   for c in $crates; do

@@ -20,27 +20,37 @@ pub fn public_api_lines(version: &str) -> Option<&'static str> {
     }
 }
 
-/// The first line of the 0.21 listing that starts with `path` and a space. The listing's
-/// lines by their first word, built once: the index asks for every `backend_first_types`
-/// path in each build, and a scan of the listing per path was a serial 0.7% of a corpus
-/// `--check`.
+/// A listing's lines by their first word (the path), the first line for each. Built once per
+/// listing: the index asks for every `backend_first_types` path in each build, and a scan of
+/// the listing per path was a serial 0.7% of a corpus `--check`.
+fn lines_by_path(api: &'static str) -> std::collections::HashMap<&'static str, &'static str> {
+    let mut lines = std::collections::HashMap::new();
+    for line in api.lines() {
+        if let Some((first, _)) = line.split_once(' ') {
+            lines.entry(first).or_insert(line);
+        }
+    }
+    lines
+}
+
+/// The first line of the 0.21 listing that starts with `path` and a space.
 fn api_0_21_line(path: &str) -> Option<&'static str> {
     static LINES: std::sync::LazyLock<std::collections::HashMap<&'static str, &'static str>> =
-        std::sync::LazyLock::new(|| {
-            let mut lines = std::collections::HashMap::new();
-            for line in BURN_0_21_API.lines() {
-                if let Some((first, _)) = line.split_once(' ') {
-                    lines.entry(first).or_insert(line);
-                }
-            }
-            lines
-        });
+        std::sync::LazyLock::new(|| lines_by_path(BURN_0_21_API));
     if path.contains(' ') {
         return BURN_0_21_API.lines().find(|line| {
             line.strip_prefix(path)
                 .is_some_and(|rest| rest.starts_with(' '))
         });
     }
+    LINES.get(path).copied()
+}
+
+/// The first line of the 0.22 listing for the item at `path` (`burn::backend::wgpu::CubeTensor
+/// struct`), if Burn 0.22.1 has one there.
+pub fn api_0_22_line(path: &str) -> Option<&'static str> {
+    static LINES: std::sync::LazyLock<std::collections::HashMap<&'static str, &'static str>> =
+        std::sync::LazyLock::new(|| lines_by_path(BURN_0_22_API));
     LINES.get(path).copied()
 }
 

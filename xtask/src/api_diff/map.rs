@@ -50,6 +50,9 @@ pub struct Mapper {
     rewrites: Vec<Rewrite>,
     rows: Vec<CatalogueRow>,
     decisions: Vec<(String, String)>,
+    /// Each rule's `[api] before` paths: the 0.21 items its rewrite is written for (a rule
+    /// whose transform is code, not a table, names its items only there).
+    api_before: Vec<(String, Vec<String>)>,
 }
 
 impl Mapper {
@@ -57,6 +60,7 @@ impl Mapper {
         let mut rules = BTreeSet::new();
         let mut covers: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut rewrites = vec![];
+        let mut api_before = vec![];
         let dir = repo.join("rules");
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -72,6 +76,10 @@ impl Mapper {
                 continue;
             };
             rules.insert(id.clone());
+            let before = strings(doc.get("api").and_then(|api| api.get("before")));
+            if !before.is_empty() {
+                api_before.push((id.clone(), before));
+            }
             for row in strings(doc.get("covers")) {
                 covers.entry(row).or_default().push(id.clone());
             }
@@ -166,7 +174,17 @@ impl Mapper {
             rewrites,
             rows,
             decisions,
+            api_before,
         })
+    }
+
+    /// The rules whose `[api] before` names `path` itself.
+    fn api_before(&self, path: &str) -> Option<(String, String)> {
+        let hits: BTreeSet<String> = (self.api_before.iter())
+            .filter(|(_, paths)| paths.iter().any(|p| p == path))
+            .map(|(rule, _)| rule.clone())
+            .collect();
+        (!hits.is_empty()).then(|| (join(&hits), format!("api {path}")))
     }
 
     fn decision(&self, path: &str) -> Option<(String, String)> {
@@ -482,7 +500,8 @@ pub fn diff(
             .or_else(|| generic_only(old, &newset, &parent_backend_params(a, path)))
             .or_else(|| record_type(a, path, change == "removed"))
             .or_else(|| learning_components(old, &newset))
-            .or_else(|| m.catalogue(path, change == "removed", is_method));
+            .or_else(|| m.catalogue(path, change == "removed", is_method))
+            .or_else(|| m.api_before(path));
         let (mapping, via) = mapped.unwrap_or(("unmapped".into(), String::new()));
         let mut new_text = newset.iter().cloned().collect::<Vec<_>>().join(" | ");
         if change == "removed" {

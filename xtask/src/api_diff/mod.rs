@@ -60,6 +60,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
     std::fs::create_dir_all(&api_dir).map_err(|e| format!("{}: {e}", api_dir.display()))?;
     if let Some(dir) = &json_dir {
         for v in [&old, &new] {
+            // A release without JSON keeps its checked-in list (`PINS=0.22 rustdoc-json.sh`
+            // regenerates one release).
+            if !dir.join(v).is_dir() {
+                eprintln!("{}: no JSON, {v}.txt kept", dir.join(v).display());
+                continue;
+            }
             let lines = list_version(&dir.join(v))?;
             let mut text = String::new();
             for l in &lines {

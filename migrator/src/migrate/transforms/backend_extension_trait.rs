@@ -10,8 +10,12 @@
 use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
 
+use std::collections::HashMap;
+
 use super::context::FileCtx;
+use super::imports;
 use super::step::{ImportSide, Order, Step, Transform};
+use super::use_items::full_use_path;
 use crate::edit::Change;
 use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::segment_names;
@@ -34,9 +38,15 @@ pub fn run(ctx: &mut FileCtx) {
         .filter(|name| !ctx.index.marker_traits.contains(*name))
         .collect();
     report_backend_api_impls(ctx);
-    if extensions.is_empty() {
-        return;
+    if !extensions.is_empty() {
+        report_extensions(ctx, &extensions);
     }
+    // Last: a function inside an impl reported above is part of that report.
+    report_backend_api_users(ctx);
+}
+
+/// The project's backend-extension traits (`extensions`) and their impls.
+fn report_extensions(ctx: &mut FileCtx, extensions: &[&String]) {
     for item in ctx.nodes::<ast::Trait>() {
         let Some(name) = item.name().map(|n| n.text().to_string()) else {
             continue;
@@ -94,6 +104,111 @@ fn report_backend_api_impls(ctx: &mut FileCtx) {
             format!("an implementation of `{name}`, backend-extension API: port this kernel code with the `extension` feature"),
         );
     }
+}
+
+/// Functions that use backend-extension API which Burn 0.22.1 still has where 0.21 had it
+/// (`CubeTensor`, `into_contiguous`, `CubeDim`, `Backward`): the import stays as written, and
+/// the function, kernel code whose 0.22 form (CubeCL 0.11, `#[backend_extension]`) is a
+/// person's, is reported whole and left as written, like an impl of that API. One finding per
+/// function that needs the person, rather than one per imported name.
+fn report_backend_api_users(ctx: &mut FileCtx) {
+    // Code written for 0.22 uses this API as 0.22 has it.
+    if ctx.targets_0_22() {
+        return;
+    }
+    // The file's local names for such API, from its imports.
+    let mut imported: HashMap<String, String> = HashMap::new();
+    for tree in ctx.nodes::<ast::UseTree>() {
+        if tree.use_tree_list().is_some() || tree.star_token().is_some() {
+            continue;
+        }
+        let full = ctx.crates().canonical(full_use_path(&tree));
+        if !imports::keeps_extension_api(ctx, &full) {
+            continue;
+        }
+        let local = match tree.rename().and_then(|r| r.name()) {
+            Some(name) => name.text().to_string(),
+            None => full.last().cloned().unwrap_or_default(),
+        };
+        imported.insert(local, full.join("::"));
+    }
+    let crates = &ctx.index.backend_crates;
+    let written_out = ctx.file.text.contains("backend::")
+        || crates
+            .iter()
+            .any(|krate| ctx.file.text.contains(krate.as_str()));
+    if imported.is_empty() && !written_out {
+        return;
+    }
+    for item in ctx.nodes::<ast::Fn>() {
+        let range = item.syntax().text_range();
+        if ctx.hands_off.iter().any(|r| r.contains_range(range)) {
+            continue;
+        }
+        let used = (item.syntax().descendants())
+            .filter_map(ast::Path::cast)
+            // Each path once, from its outermost node.
+            .filter(|path| path.syntax().parent().and_then(ast::Path::cast).is_none())
+            // `CubeBackend<WgpuRuntime, f32, i32, u32>`: an argument of a backend type goes
+            // with the type, which `Device` values replace.
+            .filter(|path| !argument_of_a_backend_type(ctx, path))
+            .find_map(|path| {
+                let names = segment_names(&path);
+                if let Some(full) = names.first().and_then(|first| imported.get(first)) {
+                    return Some(full.clone());
+                }
+                written_out_extension_api(ctx, ctx.crates().canonical(names))
+            });
+        let Some(used) = used else {
+            continue;
+        };
+        leave_to_a_person(
+            ctx,
+            item.syntax(),
+            format!("this function uses `{used}`, backend-extension API that Burn 0.22.1 has at the same path: port the function by hand (`#[backend_extension]`, feature `extension`; CubeCL 0.11 for kernels); it is left as written"),
+        );
+    }
+}
+
+/// The item a path written out names (`burn::backend::wgpu::into_contiguous(..)`,
+/// `burn::backend::wgpu::CubeTensor::new(..)`), when it is backend-extension API that Burn
+/// 0.22.1 has at the same path. A path through a backend or device type
+/// (`burn::backend::ndarray::NdArrayDevice::default()`) is not: `Device` values replace it.
+fn written_out_extension_api(ctx: &FileCtx, names: Vec<String>) -> Option<String> {
+    for end in 1..=names.len() {
+        let item = &names[..end];
+        let name = &item[end - 1];
+        // Modules (`wgpu`, `ndarray`) are lowercase; types that `Device` values replace not.
+        if name.starts_with(char::is_uppercase) && ctx.index.replaces_backend_name(name) {
+            return None;
+        }
+        let path = item.join("::");
+        // An item, not a module on the way to one (`burn::backend::wgpu::graphics`).
+        let is_item = crate::rules::framework::api_0_22_line(&path)
+            .is_some_and(|line| line.split(' ').nth(1) != Some("module"));
+        if end > 2 && is_item && imports::keeps_extension_api(ctx, item) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+/// Whether `path` is a generic argument of a type the port replaces by `Device` values: of a
+/// backend or wrapper type, or of a type the index reads as a backend
+/// (`CubeBackend<WgpuRuntime, f32, i32, u32>` is Wgpu's).
+fn argument_of_a_backend_type(ctx: &FileCtx, path: &ast::Path) -> bool {
+    let owner = (path.syntax().ancestors())
+        .find_map(ast::GenericArgList::cast)
+        .and_then(|args| args.syntax().parent())
+        .and_then(ast::PathSegment::cast)
+        .and_then(|segment| segment.name_ref());
+    owner.is_some_and(|name| ctx.index.replaces_backend_name(name.text()))
+        || (path.syntax().ancestors().skip(1))
+            .filter_map(ast::PathType::cast)
+            .any(|ty| {
+                let ty = ast::Type::PathType(ty);
+                ctx.index.resolve_backend_type(ctx.file_id, &ty).is_some()
+            })
 }
 
 /// Reports `item` over its whole text and keeps every edit out of it.

@@ -245,11 +245,14 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         }
         // What the port replaces by `Device` values (backends, wrappers, device types) goes.
         // The rest is backend-extension API (`KernelSource`, `CubeTensor`, `WgpuRuntime`): a
-        // custom kernel's, which 0.22 keeps under `burn::backend` with the `extension`
-        // feature. It stays for the person who ports the kernel, and is reported.
-        let extension_api =
-            !ctx.index.replaces_backend_name(last) || strategy_outside_wrapper_types(ctx, last);
-        if is_backend_module_path(module, crates) && extension_api {
+        // custom kernel's. It stays for the person who ports the kernel.
+        if is_backend_module_path(module, crates) && is_extension_api(ctx, last) {
+            // Burn 0.22.1 still has it at this path (the features that brought it in 0.21,
+            // `wgpu` and `template`, stay): the import is not what needs a person, the code
+            // that uses it is (`backend-extension-trait` reports each function that does).
+            if crate::rules::framework::api_0_22_line(&full.join("::")).is_some() {
+                return false;
+            }
             ctx.push(Change::manual(
                 tree.syntax().text_range(),
                 RuleId::BackendExtensionTrait,
@@ -544,6 +547,31 @@ fn phantom_data_stays(ctx: &FileCtx) -> bool {
         }
     }
     !removed_any
+}
+
+/// Whether `full`, an item of a Burn backend module, is backend-extension API whose import
+/// the port keeps for a person's kernel code (`KernelSource`, `CubeTensor`, `WgpuRuntime`):
+/// no `rename-path` table moves it, no `removed-item` table removes it, and it is not what
+/// the port replaces by `Device` values. `leaf_decision`'s answer, without its edits.
+pub fn keeps_extension_api(ctx: &FileCtx, full: &[String]) -> bool {
+    use crate::rules::DataRule;
+    let Some((last, module)) = full.split_last() else {
+        return false;
+    };
+    let moved = ctx.rules.data_rules().any(|(_, data)| {
+        matches!(data, DataRule::RenamePath { from, to: Some(_) } if path_matches(full, from))
+    });
+    is_backend_module_path(module, &ctx.index.backend_crates)
+        && !moved
+        && gone_item(ctx, full, Gone::Removed).is_none()
+        && is_extension_api(ctx, last)
+}
+
+/// Whether a backend module's item named `last` is backend-extension API rather than a
+/// backend, wrapper or device type (a checkpointing strategy is one where a custom backward
+/// op names it, not a wrapper type's argument).
+fn is_extension_api(ctx: &FileCtx, last: &str) -> bool {
+    !ctx.index.replaces_backend_name(last) || strategy_outside_wrapper_types(ctx, last)
 }
 
 /// Whether `name`, a checkpointing strategy (`NoCheckpointing`), is named outside `use` items
