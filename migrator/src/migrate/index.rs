@@ -144,6 +144,10 @@ pub struct Index {
     workspace_burn_glob: bool,
     /// Names of the items the workspace defines.
     workspace_items: HashSet<String>,
+    /// The workspace's type aliases for a float element type (`type ElemType = f16;`, every
+    /// definition of the name, one per `cfg`): a backend type written with one
+    /// (`Wgpu<ElemType, i32>`) computes in whichever it is, and so does the port's device.
+    element_aliases: HashSet<String>,
     /// Names of the generic free functions the workspace defines (not methods: a method's
     /// name says nothing about which type's method a call reaches).
     workspace_generic_fns: HashSet<String>,
@@ -389,6 +393,7 @@ impl Index {
             workspace_burn_imports,
             workspace_burn_glob,
             workspace_items,
+            element_aliases,
             workspace_generic_fns,
             lazy_device_consts,
             element_converters,
@@ -414,6 +419,7 @@ impl Index {
             && *workspace_burn_imports == other.workspace_burn_imports
             && *workspace_burn_glob == other.workspace_burn_glob
             && *workspace_items == other.workspace_items
+            && *element_aliases == other.element_aliases
             && *workspace_generic_fns == other.workspace_generic_fns
             && *lazy_device_consts == other.lazy_device_consts
             && *element_converters == other.element_converters
@@ -465,6 +471,7 @@ impl Index {
         // Every step below looks at the generic-capable items (traits, aliases, ADTs,
         // functions, impls) only.
         let items = FileItems::at(files, &item_ranges);
+        index.element_aliases = element_aliases(&items);
         index.workspace_generic_fns = items
             .of::<ast::Fn>()
             .map(|(_, f)| f)
@@ -1472,7 +1479,11 @@ impl Index {
                     backend,
                     autodiff: false,
                     checkpointing: false,
-                    elements: ElementDTypes::of_arguments(&self.backends[backend], &arguments),
+                    elements: ElementDTypes::of_arguments(
+                        &self.backends[backend],
+                        &arguments,
+                        &self.element_aliases,
+                    ),
                 })
             }
             // A block's own alias (`{ type B = NdArray<f32>; .. }`) is what the name means in
@@ -1648,6 +1659,29 @@ pub fn is_backend_module_path(names: &[String], crates: &[String]) -> bool {
         [first, rest @ ..] if first == "burn" => rest.first().is_some_and(|s| s == "backend"),
         [first, ..] => crates.contains(first),
     }
+}
+
+/// The names of the type aliases whose every definition is a float element type, by its last
+/// name (`f16`, `burn::tensor::bf16`, `half::f16`).
+fn element_aliases(items: &FileItems) -> HashSet<String> {
+    let mut all_float: HashMap<String, bool> = HashMap::new();
+    for (_, alias) in items.of::<ast::TypeAlias>() {
+        let Some(name) = alias.name() else { continue };
+        let float = alias.generic_param_list().is_none()
+            && (alias.ty().as_ref())
+                .and_then(|ty| match ty {
+                    ast::Type::PathType(path) => path.path()?.segment(),
+                    _ => None,
+                })
+                .is_some_and(|last| {
+                    last.generic_arg_list().is_none()
+                        && crate::rules::backends::is_float_element(&segment_name(&last))
+                });
+        *all_float.entry(name.text().to_string()).or_insert(true) &= float;
+    }
+    (all_float.into_iter())
+        .filter_map(|(name, float)| float.then_some(name))
+        .collect()
 }
 
 /// The trait paths of a bound list (`Backend + Clone` -> [`Backend`, `Clone`]).

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use crate::error::Error;
-use crate::rules::device_expr::DeviceExpr;
+use crate::rules::device_expr::{DeviceExpr, FloatElement};
 use crate::rules::registry::{RuleId, RuleKey};
 
 /// Where the table is, relative to the repository root (for error messages).
@@ -517,7 +517,7 @@ impl BackendTable {
 /// `NdArray<f64>` has float `F64`. `None` where the type left the generic at its default.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct ElementDTypes {
-    pub float: Option<String>,
+    pub float: Option<FloatElement>,
     pub int: Option<String>,
 }
 
@@ -544,19 +544,44 @@ impl ElementDTypes {
     /// The dtypes of a backend type's generic arguments (`["f64"]` for `NdArray<f64>`), by the
     /// positions `elements` gives them (the first is the float element, `I` the int one); an
     /// argument that is no element type (a generic parameter, a path) says nothing.
-    pub fn of_arguments(backend: &Backend, arguments: &[String]) -> Self {
-        let dtype = |position: Option<usize>, table: &[(&str, &'static str)]| {
-            let argument = arguments.get(position?)?.trim();
+    /// An argument that names one of `element_aliases` (the workspace's aliases for a float
+    /// element type) is that alias.
+    pub fn of_arguments(
+        backend: &Backend,
+        arguments: &[String],
+        element_aliases: &std::collections::HashSet<String>,
+    ) -> Self {
+        // `half::f16`, `burn::tensor::bf16`: an element type by its path is that type.
+        let argument = |position: Option<usize>| {
+            let written = arguments.get(position?)?.trim();
+            Some(written.rsplit("::").next().unwrap_or(written).trim())
+        };
+        let dtype = |argument: &str, table: &[(&str, &'static str)]| {
             (table.iter())
                 .find(|(element, _)| *element == argument)
                 .map(|(_, variant)| variant.to_string())
         };
         let int_position = backend.elements.iter().position(|(n, _)| n == "I");
+        let float =
+            argument((!backend.elements.is_empty()).then_some(0)).and_then(|argument| match dtype(
+                argument,
+                FLOAT_DTYPES,
+            ) {
+                Some(variant) => Some(FloatElement::DType(variant)),
+                None => element_aliases
+                    .contains(argument)
+                    .then(|| FloatElement::Alias(argument.to_string())),
+            });
         ElementDTypes {
-            float: dtype((!backend.elements.is_empty()).then_some(0), FLOAT_DTYPES),
-            int: dtype(int_position, INT_DTYPES),
+            float,
+            int: argument(int_position).and_then(|argument| dtype(argument, INT_DTYPES)),
         }
     }
+}
+
+/// Whether `element` (a type's last name: `f16`, `bf16`) is a float element type of Burn.
+pub fn is_float_element(element: &str) -> bool {
+    FLOAT_DTYPES.iter().any(|(name, _)| *name == element)
 }
 
 /// Configures `device`, one a 0.21 backend's values become, to compute in the dtypes 0.21 did
@@ -569,7 +594,8 @@ fn configure_dtypes(
     written: &ElementDTypes,
     int_default: Option<&str>,
 ) {
-    device.float_dtype = written.float.clone().filter(|f| f != "F32");
+    device.float_dtype =
+        (written.float.clone()).filter(|f| *f != FloatElement::DType("F32".to_string()));
     let int_of_elem = |elem: &str| {
         (INT_DTYPES.iter())
             .find(|(element, _)| *element == elem)

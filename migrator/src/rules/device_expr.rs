@@ -21,9 +21,9 @@ pub struct DeviceExpr {
     pub autodiff: bool,
     /// `.gradient_checkpointing()`.
     pub checkpointing: bool,
-    /// The `FloatDType` variant (`F64`) the device is configured with: the 0.21 backend
-    /// type's float element, where it was not `f32` (`NdArray<f64>`).
-    pub float_dtype: Option<String>,
+    /// The float dtype (`F64`) the device is configured with: the 0.21 backend type's float
+    /// element, where it was not `f32` (`NdArray<f64>`, `Wgpu<ElemType>`).
+    pub float_dtype: Option<FloatElement>,
     /// The `IntDType` variant (`I64`) the device is configured with, where the 0.21 backend
     /// computed integers in another dtype than this device's 0.22 default (NdArray's `i64`
     /// on Flex, whose default is `I32`). Set by the backend table (`BackendTable::choose`).
@@ -77,12 +77,17 @@ impl DeviceExpr {
 
     /// The dtype types the expression names, which the file then imports.
     pub fn dtype_names(&self) -> Vec<&'static str> {
-        match (&self.float_dtype, &self.int_dtype) {
-            (Some(_), Some(_)) => vec!["FloatDType", "IntDType"],
-            (Some(_), None) => vec!["FloatDType"],
-            (None, Some(_)) => vec!["IntDType"],
-            (None, None) => vec![],
+        let mut names = Vec::new();
+        if let Some(float) = &self.float_dtype {
+            names.push("FloatDType");
+            if matches!(float, FloatElement::Alias(_)) {
+                names.push("Element");
+            }
         }
+        if self.int_dtype.is_some() {
+            names.push("IntDType");
+        }
+        names
     }
 
     /// The device as tables and messages name it: `Device::flex() with IntDType::I64`.
@@ -106,10 +111,33 @@ impl DeviceExpr {
     /// pair (`From<(FloatDType, IntDType)> for DeviceConfig`, burn-tensor 0.22.1).
     pub fn configuration(&self) -> Option<String> {
         match (&self.float_dtype, &self.int_dtype) {
-            (Some(float), Some(int)) => Some(format!("(FloatDType::{float}, IntDType::{int})")),
-            (Some(float), None) => Some(format!("FloatDType::{float}")),
+            (Some(float), Some(int)) => Some(format!("({}, IntDType::{int})", float.expression())),
+            (Some(float), None) => Some(float.expression()),
             (None, Some(int)) => Some(format!("IntDType::{int}")),
             (None, None) => None,
+        }
+    }
+}
+
+/// The float dtype a 0.21 backend type was written with.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FloatElement {
+    /// A `FloatDType` variant (`F64` for `NdArray<f64>`).
+    DType(String),
+    /// A workspace type alias for a float element type (`type ElemType = f16;`, one
+    /// definition per `cfg`), whichever its definition picks: configured as
+    /// `FloatDType::from(<ElemType as Element>::dtype())`.
+    Alias(String),
+}
+
+impl FloatElement {
+    /// What `FloatDType` the configuration is given.
+    pub fn expression(&self) -> String {
+        match self {
+            FloatElement::DType(variant) => format!("FloatDType::{variant}"),
+            FloatElement::Alias(alias) => {
+                format!("FloatDType::from(<{alias} as Element>::dtype())")
+            }
         }
     }
 }
@@ -179,7 +207,7 @@ mod tests {
             "{ let mut device = Device::cuda(1).autodiff().gradient_checkpointing(); let _ = device.configure(IntDType::I64); device }"
         );
         assert_eq!(filled.dtype_names(), ["IntDType"]);
-        filled.float_dtype = Some("F64".into());
+        filled.float_dtype = Some(FloatElement::DType("F64".into()));
         assert!(filled
             .to_string()
             .contains("device.configure((FloatDType::F64, IntDType::I64))"));

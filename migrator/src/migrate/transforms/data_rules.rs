@@ -470,6 +470,18 @@ fn report_removed(
     // Several patterns of a rule can match one site (`adaptor::OptimizerAdaptor` and
     // `adaptor::*`): one finding per site.
     let mut reported = std::collections::HashSet::new();
+    // An item of a removed module that a `rename-path` table moves (`ReduceOperation` of
+    // `burn::collective::*`), or a member of it (`ReduceOperation::Mean`), is that rule's.
+    let moved_paths: Vec<&str> = (ctx.rules.data_rules())
+        .filter_map(|(_, data)| match data {
+            DataRule::RenamePath { from, to: Some(_) } => Some(from.as_str()),
+            _ => None,
+        })
+        .collect();
+    let moved = |full: &[String]| {
+        (moved_paths.iter())
+            .any(|from| (1..=full.len()).any(|end| path_matches(&full[..end], from)))
+    };
     // Through the Burn crates too (`burn_store::..`), in files that name one.
     let patterns: Vec<String> = if nodes.names_a_burn_crate {
         patterns.iter().flat_map(|p| with_crate_paths(p)).collect()
@@ -492,13 +504,16 @@ fn report_removed(
                 ctx.push(Change::manual(*range, rule, say(&what)));
             }
         }
-        for (path, _) in nodes.paths_matching(pattern) {
-            if reported.insert(path.syntax().text_range()) {
+        for (path, names) in nodes.paths_matching(pattern) {
+            if !moved(names) && reported.insert(path.syntax().text_range()) {
                 let text = say(&path.syntax().text().to_string());
                 ctx.push(Change::manual(path.syntax().text_range(), rule, text));
             }
         }
         for (local, full) in &imported {
+            if moved(full) {
+                continue;
+            }
             for (path, _) in nodes.paths_starting_with(local) {
                 if reported.insert(path.syntax().text_range()) {
                     let text = say(&full.join("::"));

@@ -398,7 +398,14 @@ fn data_rule_import(
 ) -> Option<bool> {
     use crate::rules::DataRule;
     let rules = ctx.rules;
-    for (rule, data) in rules.data_rules() {
+    // A `rename-path` table wins over a `removed-item` one that covers the same path (an item
+    // of a removed module that Burn 0.22 keeps elsewhere), whichever rule comes first.
+    let renames_first = (rules.data_rules())
+        .filter(|(_, data)| matches!(data, DataRule::RenamePath { .. }))
+        .chain(
+            (rules.data_rules()).filter(|(_, data)| !matches!(data, DataRule::RenamePath { .. })),
+        );
+    for (rule, data) in renames_first {
         match data {
             DataRule::RenamePath { from, to }
                 if path_matches(full, from) && (tables == Tables::All || to.is_some()) =>
