@@ -1468,3 +1468,30 @@ fn a_moved_item_of_a_removed_module_moves_and_its_uses_are_not_reported() {
         "{reported:?}"
     );
 }
+
+/// Kernel API written out in full (no import) makes its function kernel code too; a device
+/// type written out (`NdArrayDevice::default()`) does not: `Device` values replace it.
+#[test]
+fn kernel_api_written_out_is_kernel_code_and_a_device_type_is_not() {
+    let text = "pub fn take(x: burn::backend::wgpu::CubeTensor<burn::backend::wgpu::WgpuRuntime>) -> burn::backend::wgpu::CubeTensor<burn::backend::wgpu::WgpuRuntime> {\n    burn::backend::wgpu::into_contiguous(x)\n}\n\npub fn device() -> burn::backend::ndarray::NdArrayDevice {\n    burn::backend::ndarray::NdArrayDevice::default()\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let outcome = migrate_text(text, &rules).unwrap();
+    let rule: RuleKey = RuleId::BackendExtensionTrait.into();
+    let reported: Vec<&String> = (outcome.changes.iter())
+        .filter(|c| c.fix.is_none() && c.rule == rule)
+        .map(|c| &c.message)
+        .collect();
+    assert_eq!(reported.len(), 1, "{reported:?}");
+    assert!(
+        (outcome.migrated).contains(
+            "\npub fn take(x: burn::backend::wgpu::CubeTensor<burn::backend::wgpu::WgpuRuntime>)"
+        ),
+        "{}",
+        outcome.migrated
+    );
+    assert!(
+        !outcome.migrated.contains("NdArrayDevice"),
+        "{}",
+        outcome.migrated
+    );
+}

@@ -5,7 +5,9 @@
 //! The trait and every impl of it are a person's to port as a whole: they are reported over
 //! their whole text and left as they are (`FileCtx::hands_off`), since half a rewrite of a
 //! custom backend operation (the backend parameter gone from `Backward<B, 1>`, its `B::`
-//! primitives left) helps nobody and reads worse than the original.
+//! primitives left) helps nobody and reads worse than the original. So are impls of the
+//! backend modules' kernel traits (`KernelSource`) and the functions that use their kernel API
+//! (`CubeTensor`, `into_contiguous`).
 
 use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::AstNode;
@@ -106,11 +108,12 @@ fn report_backend_api_impls(ctx: &mut FileCtx) {
     }
 }
 
-/// Functions that use backend-extension API which Burn 0.22.1 still has where 0.21 had it
-/// (`CubeTensor`, `into_contiguous`, `CubeDim`, `Backward`): the import stays as written, and
-/// the function, kernel code whose 0.22 form (CubeCL 0.11, `#[backend_extension]`) is a
-/// person's, is reported whole and left as written, like an impl of that API. One finding per
-/// function that needs the person, rather than one per imported name.
+/// Functions that use backend-extension API whose import the port keeps (`CubeTensor`,
+/// `into_contiguous`, `CubeDim`, `Backward`; `imports::keeps_extension_api`): kernel code
+/// whose 0.22 form (CubeCL 0.11, `#[backend_extension]`) is a person's, reported whole and left
+/// as written, like an impl of that API. Where Burn 0.22.1 has the item at the same path its
+/// import is no finding of its own: one finding per function that needs the person, rather
+/// than one per imported name.
 fn report_backend_api_users(ctx: &mut FileCtx) {
     // Code written for 0.22 uses this API as 0.22 has it.
     if ctx.targets_0_22() {
