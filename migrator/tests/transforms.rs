@@ -1495,3 +1495,21 @@ fn kernel_api_written_out_is_kernel_code_and_a_device_type_is_not() {
         outcome.migrated
     );
 }
+
+/// A device built for an element alias's backend is configured by the alias only where the
+/// file can name it: elsewhere it stays unconfigured (the type's `backend-element-generics`
+/// finding says to check it) rather than name what is not in scope.
+#[test]
+fn an_element_alias_configures_only_devices_that_can_name_it() {
+    let lib = "use burn::backend::NdArray;\n\npub mod train;\n\npub type Elem = f64;\npub type Precise = NdArray<Elem>;\n";
+    let train = "use burn::prelude::*;\n\nuse crate::Precise;\n\npub fn run() -> Tensor<Precise, 1> {\n    let device = Default::default();\n    Tensor::<Precise, 1>::ones([2], &device)\n}\n";
+    let out = port_files_reporting(&[("lib.rs", lib), ("train.rs", train)]);
+    let (train_out, _) = &out[1];
+    assert!(!train_out.contains("Elem as Element"), "{train_out}");
+    assert!(train_out.contains("Device::flex()"), "{train_out}");
+    let (_, lib_manual) = &out[0];
+    assert!(
+        lib_manual.contains(&RuleId::BackendElementGenerics.into()),
+        "{lib_manual:?}"
+    );
+}

@@ -1633,6 +1633,19 @@ impl Index {
         self.files.get(file)?.backend_names.get(first).map(|_| last)
     }
 
+    /// Whether a path starting with `first` may name something in file `file`: an item the
+    /// file defines or imports, anything through a glob import of the project's, or a path
+    /// from `crate`, `self` or `super`.
+    pub fn may_name_in_file(&self, file: usize, first: &str) -> bool {
+        let Some(names) = self.files.get(file) else {
+            return false;
+        };
+        matches!(first, "crate" | "self" | "super")
+            || names.local_items.contains(first)
+            || names.other_imports.contains(first)
+            || names.other_glob
+    }
+
     /// How file `file` names Burn's crates (plain names for a file the index does not hold).
     pub fn crate_names(&self, file: usize) -> &CrateNames {
         static PLAIN: std::sync::LazyLock<CrateNames> = std::sync::LazyLock::new(Default::default);

@@ -542,36 +542,36 @@ const INT_DTYPES: &[(&str, &str)] = &[
 
 impl ElementDTypes {
     /// The dtypes of a backend type's generic arguments (`["f64"]` for `NdArray<f64>`), by the
-    /// positions `elements` gives them (the first is the float element, `I` the int one); an
-    /// argument that is no element type (a generic parameter, a path) says nothing.
-    /// An argument that names one of `element_aliases` (the workspace's aliases for a float
-    /// element type) is that alias.
+    /// positions `elements` gives them (the first is the float element, `I` the int one), each
+    /// read by its last name (`half::f16` is `f16`); an argument that is no element type (a
+    /// generic parameter) says nothing. An argument that names one of `element_aliases` (the
+    /// workspace's aliases for a float element type) is that alias, as written.
     pub fn of_arguments(
         backend: &Backend,
         arguments: &[String],
         element_aliases: &std::collections::HashSet<String>,
     ) -> Self {
+        let written = |position: Option<usize>| Some(arguments.get(position?)?.trim());
         // `half::f16`, `burn::tensor::bf16`: an element type by its path is that type.
-        let argument = |position: Option<usize>| {
-            let written = arguments.get(position?)?.trim();
-            Some(written.rsplit("::").next().unwrap_or(written).trim())
-        };
+        fn last_name(written: &str) -> &str {
+            written.rsplit("::").next().unwrap_or(written).trim()
+        }
+        let argument = |position: Option<usize>| written(position).map(last_name);
         let dtype = |argument: &str, table: &[(&str, &'static str)]| {
             (table.iter())
                 .find(|(element, _)| *element == argument)
                 .map(|(_, variant)| variant.to_string())
         };
         let int_position = backend.elements.iter().position(|(n, _)| n == "I");
-        let float =
-            argument((!backend.elements.is_empty()).then_some(0)).and_then(|argument| match dtype(
-                argument,
-                FLOAT_DTYPES,
-            ) {
+        // The device is configured where the type was written: the alias as written there
+        // (`crate::ElemType`) names it.
+        let float = written((!backend.elements.is_empty()).then_some(0)).and_then(|written| {
+            match dtype(last_name(written), FLOAT_DTYPES) {
                 Some(variant) => Some(FloatElement::DType(variant)),
-                None => element_aliases
-                    .contains(argument)
-                    .then(|| FloatElement::Alias(argument.to_string())),
-            });
+                None => (element_aliases.contains(last_name(written)))
+                    .then(|| FloatElement::Alias(written.to_string())),
+            }
+        });
         ElementDTypes {
             float,
             int: argument(int_position).and_then(|argument| dtype(argument, INT_DTYPES)),

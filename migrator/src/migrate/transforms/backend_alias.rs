@@ -43,7 +43,7 @@ pub fn run(ctx: &mut FileCtx) {
             let Some(spec) = ctx.index.resolve_backend_type(ctx.file_id, &ty) else {
                 continue;
             };
-            let device = device_expression(ctx.index, &spec).summary();
+            let device = device_expression(ctx, &spec).summary();
             format!(
                 "backend alias `{}` is replaced by the device `{device}`",
                 name.text()
@@ -65,7 +65,7 @@ fn inherited_branches(ctx: &FileCtx, alias: &ast::TypeAlias, name: &str) -> Opti
     let branches = ctx.index.alias_branches.get(name).filter(|_| !own_cfg)?;
     let devices: Vec<String> = branches
         .iter()
-        .map(|(cfg, spec)| format!("{cfg} `{}`", device_expression(ctx.index, spec).summary()))
+        .map(|(cfg, spec)| format!("{cfg} `{}`", device_expression(ctx, spec).summary()))
         .collect();
     Some(devices.join(", "))
 }

@@ -12,7 +12,8 @@ use crate::edit::Change;
 use crate::migrate::crate_names::CrateNames;
 use crate::migrate::index::{BackendParam, BackendSpec, Index};
 use crate::migrate::source::{CodeTarget, SourceFile};
-use crate::rules::device_expr::DeviceExpr;
+use crate::rules::backends::ElementDTypes;
+use crate::rules::device_expr::{DeviceExpr, FloatElement};
 use crate::rules::{RuleKey, RuleSet};
 use crate::util::kinds_walk::descendants_of_kinds;
 
@@ -266,6 +267,20 @@ impl<'a> FileCtx<'a> {
     }
 
     /// How this file names Burn's crates.
+    /// The element dtypes of a 0.21 backend type as a device built in this file can be
+    /// configured with them: an element alias (`ElemType`) the file cannot name is left out,
+    /// and the device is then the one `backend-element-generics` says to check.
+    pub fn elements_in_scope(&self, elements: &ElementDTypes) -> ElementDTypes {
+        let mut elements = elements.clone();
+        if let Some(FloatElement::Alias(alias)) = &elements.float {
+            let first = alias.split("::").next().unwrap_or(alias).trim();
+            if !self.index.may_name_in_file(self.file_id, first) {
+                elements.float = None;
+            }
+        }
+        elements
+    }
+
     pub fn crates(&self) -> &'a CrateNames {
         self.index.crate_names(self.file_id)
     }
@@ -495,14 +510,16 @@ pub fn is_inner_backend_of(path: &ast::Path, scope: &[BackendParam]) -> bool {
 }
 
 /// The 0.22 device expression for a resolved backend.
-pub fn device_expression(index: &Index, spec: &BackendSpec) -> DeviceExpr {
+pub fn device_expression(ctx: &FileCtx, spec: &BackendSpec) -> DeviceExpr {
+    let index = ctx.index;
     let mut device = DeviceExpr {
         autodiff: spec.autodiff,
         checkpointing: spec.checkpointing,
         ..index.backends[spec.backend].device.clone()
     };
+    let elements = ctx.elements_in_scope(&spec.elements);
     index
         .backends
-        .configure(spec.backend, &mut device, &spec.elements);
+        .configure(spec.backend, &mut device, &elements);
     device
 }

@@ -183,7 +183,7 @@ fn data_loader_devices(ctx: &mut FileCtx) {
         let Some(dot) = build.dot_token() else {
             continue;
         };
-        let expr = device_expression(ctx.index, &spec);
+        let expr = device_expression(ctx, &spec);
         note_imports(ctx, &expr);
         // On the line of its own that `.build(..)` has, if it has one.
         let indent = (dot.prev_token())
@@ -450,7 +450,8 @@ fn replace_device(ctx: &mut FileCtx, node: &SyntaxNode, key: BackendKey, mut exp
             expr.checkpointing = spec.checkpointing;
         }
         if spec.backend == key {
-            ctx.index.backends.configure(key, &mut expr, &spec.elements);
+            let elements = ctx.elements_in_scope(&spec.elements);
+            ctx.index.backends.configure(key, &mut expr, &elements);
         }
     }
     note_imports(ctx, &expr);
@@ -547,7 +548,7 @@ fn line_indent(ctx: &FileCtx, node: &SyntaxNode) -> String {
 /// The device of `spec` for a site where 0.21 used the backend's default device: its
 /// expression, with its imports noted and the choice recorded under `default-device`.
 fn default_device_choice(ctx: &mut FileCtx, site: &SyntaxNode, spec: &BackendSpec) -> DeviceExpr {
-    let expr = device_expression(ctx.index, spec);
+    let expr = device_expression(ctx, spec);
     note_imports(ctx, &expr);
     let rule = RuleId::DefaultDevice.into();
     record_choice(ctx, site, spec.backend, &expr, rule);
