@@ -10,16 +10,29 @@ use burn_migrate::migrate::{migrate_text, rewrite_sources, CodeTarget, Passes};
 use burn_migrate::rules::{RuleId, RuleKey, RuleSet};
 
 fn port(text: &str) -> (String, Vec<RuleKey>) {
+    let (migrated, manual) = port_with_messages(text);
+    (migrated, manual.into_iter().map(|(rule, _)| rule).collect())
+}
+
+/// `port`, with each finding for a person's message.
+fn port_with_messages(text: &str) -> (String, Vec<(RuleKey, String)>) {
     let rules = RuleSet::embedded().unwrap();
     let outcome = migrate_text(text, &rules).unwrap();
     assert!(outcome.error.is_none(), "{:?}", outcome.error);
-    let manual = outcome
-        .changes
-        .iter()
+    let manual = (outcome.changes.into_iter())
         .filter(|c| c.fix.is_none())
-        .map(|c| c.rule)
+        .map(|c| (c.rule, c.message))
         .collect();
     (outcome.migrated, manual)
+}
+
+/// The messages of the findings for a person of `rule` among `manual`.
+fn messages_of(manual: &[(RuleKey, String)], rule: RuleId) -> Vec<&str> {
+    let rule = RuleKey::from(rule);
+    (manual.iter())
+        .filter(|(r, _)| *r == rule)
+        .map(|(_, message)| message.as_str())
+        .collect()
 }
 
 /// Files of one workspace, parsed as `migrate` parses them.
@@ -661,9 +674,7 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
 #[test]
 fn backend_extension_api_imports_stay_and_their_users_are_reported() {
     let text = "use burn::backend::wgpu::{CubeTensor, WgpuDevice, WgpuRuntime};\n\npub fn device() -> WgpuDevice {\n    WgpuDevice::default()\n}\n\npub fn take(_: CubeTensor<WgpuRuntime>) {}\n";
-    let rules = RuleSet::embedded().unwrap();
-    let outcome = migrate_text(text, &rules).unwrap();
-    let out = outcome.migrated;
+    let (out, manual) = port_with_messages(text);
     assert!(
         out.contains("use burn::backend::wgpu::{CubeTensor, WgpuRuntime};"),
         "{out}"
@@ -672,11 +683,7 @@ fn backend_extension_api_imports_stay_and_their_users_are_reported() {
         out.ends_with("pub fn take(_: CubeTensor<WgpuRuntime>) {}\n"),
         "{out}"
     );
-    let rule: RuleKey = RuleId::BackendExtensionTrait.into();
-    let reported: Vec<&String> = (outcome.changes.iter())
-        .filter(|c| c.fix.is_none() && c.rule == rule)
-        .map(|c| &c.message)
-        .collect();
+    let reported = messages_of(&manual, RuleId::BackendExtensionTrait);
     assert_eq!(reported.len(), 1, "{reported:?}");
     assert!(
         reported[0].contains("`burn::backend::wgpu::CubeTensor`"),
@@ -1443,10 +1450,8 @@ fn a_device_variant_through_the_alias_is_reported() {
 /// `collective` feature is not one the examples' crate builds: not an example.)
 #[test]
 fn a_moved_item_of_a_removed_module_moves_and_its_uses_are_not_reported() {
-    let rules = RuleSet::embedded().unwrap();
     let text = "use burn::collective::{AllReduceStrategy, ReduceOperation};\n\npub fn op(s: &str) -> Option<ReduceOperation> {\n    let _ = AllReduceStrategy::Ring;\n    (s == \"sum\").then_some(ReduceOperation::Sum)\n}\n";
-    let outcome = migrate_text(text, &rules).unwrap();
-    let out = &outcome.migrated;
+    let (out, manual) = port_with_messages(text);
     assert!(
         out.contains("use burn::tensor::distributed::ReduceOperation;\n"),
         "{out}"
@@ -1455,17 +1460,13 @@ fn a_moved_item_of_a_removed_module_moves_and_its_uses_are_not_reported() {
         out.contains("use burn::collective::AllReduceStrategy;"),
         "{out}"
     );
-    let reported: Vec<&String> = (outcome.changes.iter())
-        .filter(|c| c.fix.is_none())
-        .map(|c| &c.message)
-        .collect();
     assert!(
-        reported.iter().all(|m| !m.contains("ReduceOperation")),
-        "{reported:?}"
+        manual.iter().all(|(_, m)| !m.contains("ReduceOperation")),
+        "{manual:?}"
     );
     assert!(
-        reported.iter().any(|m| m.contains("AllReduceStrategy")),
-        "{reported:?}"
+        manual.iter().any(|(_, m)| m.contains("AllReduceStrategy")),
+        "{manual:?}"
     );
 }
 
@@ -1474,26 +1475,16 @@ fn a_moved_item_of_a_removed_module_moves_and_its_uses_are_not_reported() {
 #[test]
 fn kernel_api_written_out_is_kernel_code_and_a_device_type_is_not() {
     let text = "pub fn take(x: burn::backend::wgpu::CubeTensor<burn::backend::wgpu::WgpuRuntime>) -> burn::backend::wgpu::CubeTensor<burn::backend::wgpu::WgpuRuntime> {\n    burn::backend::wgpu::into_contiguous(x)\n}\n\npub fn device() -> burn::backend::ndarray::NdArrayDevice {\n    burn::backend::ndarray::NdArrayDevice::default()\n}\n";
-    let rules = RuleSet::embedded().unwrap();
-    let outcome = migrate_text(text, &rules).unwrap();
-    let rule: RuleKey = RuleId::BackendExtensionTrait.into();
-    let reported: Vec<&String> = (outcome.changes.iter())
-        .filter(|c| c.fix.is_none() && c.rule == rule)
-        .map(|c| &c.message)
-        .collect();
+    let (out, manual) = port_with_messages(text);
+    let reported = messages_of(&manual, RuleId::BackendExtensionTrait);
     assert_eq!(reported.len(), 1, "{reported:?}");
     assert!(
-        (outcome.migrated).contains(
+        out.contains(
             "\npub fn take(x: burn::backend::wgpu::CubeTensor<burn::backend::wgpu::WgpuRuntime>)"
         ),
-        "{}",
-        outcome.migrated
+        "{out}"
     );
-    assert!(
-        !outcome.migrated.contains("NdArrayDevice"),
-        "{}",
-        outcome.migrated
-    );
+    assert!(!out.contains("NdArrayDevice"), "{out}");
 }
 
 /// A device built for an element alias's backend is configured by the alias only where the
