@@ -1593,6 +1593,11 @@ impl Index {
         imported.then(|| self.aliases.get(name)).flatten()
     }
 
+    /// Whether the workspace defines a type, trait or type alias named `name`.
+    pub fn defines_item(&self, name: &str) -> bool {
+        self.workspace_items.contains(name)
+    }
+
     /// Whether a name imported from a Burn backend module is one the port replaces: a backend
     /// type, a wrapper (`Autodiff`) or its checkpointing strategy, a device type, or a backend
     /// module itself (`ndarray` in `use burn::backend::{ndarray, Autodiff}`).

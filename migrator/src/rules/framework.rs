@@ -34,7 +34,7 @@ fn lines_by_path(api: &'static str) -> std::collections::HashMap<&'static str, &
 }
 
 /// The first line of the 0.21 listing that starts with `path` and a space.
-fn api_0_21_line(path: &str) -> Option<&'static str> {
+pub fn api_0_21_line(path: &str) -> Option<&'static str> {
     static LINES: std::sync::LazyLock<std::collections::HashMap<&'static str, &'static str>> =
         std::sync::LazyLock::new(|| lines_by_path(BURN_0_21_API));
     if path.contains(' ') {

@@ -16,14 +16,13 @@ use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{
-    import_anchor, path_matches, path_matches_via_crates, scope_at, scope_imports, Imported,
+    goes_with_its_uses, import_anchor, import_named_in_a_macro_body, path_matches,
+    path_matches_via_crates, scope_at, scope_imports, Imported,
 };
 use crate::edit::{self, Change};
 use crate::migrate::index::is_backend_module_path;
-use crate::rules::{RuleId, RuleKey, TransformId};
-use crate::util::syntax::{
-    is_macro_body, line_removal_range, remove_list_elements, segment_names, token_tree_paths,
-};
+use crate::rules::{Applicability, RuleId, RuleKey, TransformId};
+use crate::util::syntax::{line_removal_range, remove_list_elements, segment_names};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::Imports),
@@ -39,6 +38,7 @@ pub const TRANSFORM: Transform = Transform {
             RuleId::BackendMarkerTrait,
             RuleId::BackendExtensionTrait,
             RuleId::DispatchPrimitives,
+            RuleId::ModuleRecordType,
         ],
         data_rules: true,
     },
@@ -71,7 +71,8 @@ pub fn run(ctx: &mut FileCtx) {
         report_removed_imports(ctx);
         return;
     }
-    let dispatched = super::dispatch_primitives::dispatched_wrappers(ctx);
+    let mut dispatched = super::dispatch_primitives::dispatched_wrappers(ctx);
+    dispatched.extend(super::autodiff_primitive_round_trip::rewritten_ranges(ctx));
     let primitive_uses = (ctx.name_refs("TensorPrimitive").into_iter())
         .filter(|n| {
             !dispatched
@@ -319,6 +320,15 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     if let Some(remove) = data_rule_import(ctx, tree, full, Tables::All) {
         return remove;
     }
+    if super::module_record_type::generated_record_import(ctx, tree, full) {
+        record_removal(
+            ctx,
+            tree,
+            RuleId::ModuleRecordType,
+            "`derive(Module)` generates no record type in Burn 0.22; the uses are reported",
+        );
+        return true;
+    }
     // The project's own backend aliases are deleted (rule `backend-type-alias`): so are their
     // imports, from any module or crate of the workspace.
     if !from_burn && ctx.index.aliases.contains_key(last.as_str()) {
@@ -479,6 +489,16 @@ fn data_rule_import(
                     && paths.iter().any(|p| path_matches_via_crates(full, p)) =>
             {
                 let text = removed_message(message.as_deref(), full);
+                // The import can only fail to resolve, and `data_rules` reports each use of
+                // the name, which is what a person ports: the import goes, as the one of an
+                // item whose `rename-path` table names no new path does.
+                let pattern = paths.iter().find(|p| path_matches_via_crates(full, p));
+                if pattern.is_some_and(|p| burn_0_22_lacks(p, full))
+                    && goes_with_its_uses(ctx, tree, full)
+                {
+                    record_removal(ctx, tree, rule, &text);
+                    return Some(true);
+                }
                 ctx.push(Change::manual(tree.syntax().text_range(), rule, text));
                 return Some(false);
             }
@@ -488,23 +508,19 @@ fn data_rule_import(
     None
 }
 
-/// Whether a macro body of the file (`util::syntax::is_macro_body`) names what `tree` imports
-/// (`full`), by its local name.
-fn import_named_in_a_macro_body(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -> bool {
-    let local = match tree.rename().and_then(|r| r.name()) {
-        Some(name) => name.text().to_string(),
-        None => match full.last() {
-            Some(last) => last.clone(),
-            None => return false,
-        },
+/// Whether Burn's API listings show the item an import (`full`) names through a
+/// `removed-item` pattern (`burn::module::Reinitializer`, or `burn::collective::*` for a name
+/// of that module) in 0.21.0 and not in 0.22.1. Some tables list items that stay with a
+/// changed shape (`burn::train::renderer::MetricState`), whose imports still resolve; and an
+/// item of a feature the listings leave out (`vision`) is in neither, so nothing says it is
+/// gone.
+fn burn_0_22_lacks(pattern: &str, full: &[String]) -> bool {
+    use crate::rules::framework::{api_0_21_line, api_0_22_line};
+    let item = match (pattern.strip_suffix("::*"), full.last()) {
+        (Some(module), Some(last)) => format!("{module}::{last}"),
+        _ => pattern.to_string(),
     };
-    (ctx.nodes::<ast::TokenTree>())
-        .filter(is_macro_body)
-        .any(|body| {
-            token_tree_paths(&body)
-                .iter()
-                .any(|(names, _)| names[0] == local)
-        })
+    api_0_21_line(&item).is_some() && api_0_22_line(&item).is_none()
 }
 
 /// Whether some use of `PhantomData` survives the removal of backend marker fields (or the
@@ -614,13 +630,12 @@ fn names_outside_imports(names: Vec<ast::NameRef>) -> bool {
 
 /// Records which rule removes an import leaf. The removal itself is one edit for the whole
 /// list or `use` item (made by the caller, under `backend-imports`); this zero-width edit
-/// carries the specific rule into the report and the diff.
+/// carries the specific rule into the report and the diff. `--apply` makes that removal,
+/// whatever the rule's usual applicability: the record is applied with it, not a site left
+/// for a person (a manual rule's `removed-item` import).
 fn record_removal(ctx: &mut FileCtx, tree: &ast::UseTree, rule: impl Into<RuleKey>, message: &str) {
-    ctx.push(Change::delete(
-        TextRange::empty(tree.syntax().text_range().start()),
-        rule,
-        message,
-    ));
+    let at = TextRange::empty(tree.syntax().text_range().start());
+    ctx.push(Change::delete(at, rule, message).with_applicability(Applicability::Safe));
 }
 
 /// `burn::tensor::backend` (0.21's home of the backend traits; gone in 0.22).

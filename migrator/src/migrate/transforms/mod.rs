@@ -20,6 +20,7 @@ use crate::rules::{RuleKey, RuleSet, TransformId};
 mod associated_types;
 mod autodiff_entry;
 mod autodiff_module;
+mod autodiff_primitive_round_trip;
 mod backend_alias;
 mod backend_associated_item;
 mod backend_associated_type;

@@ -1,12 +1,12 @@
 //! Reading `use` items: the helpers the transforms that remove, rewrite and add imports
 //! (`imports`, `device-import` and the data rules) share.
 
-use ra_ap_syntax::ast::{self, HasAttrs, HasModuleItem, HasName};
+use ra_ap_syntax::ast::{self, HasAttrs, HasModuleItem, HasName, HasVisibility};
 use ra_ap_syntax::{AstNode, SyntaxNode, TextSize};
 
 use super::context::FileCtx;
 use crate::migrate::crate_names::CrateNames;
-use crate::util::syntax::segment_names;
+use crate::util::syntax::{is_macro_body, segment_names, token_tree_paths};
 
 /// Whether `full` (a path as segment names) matches `pattern` (`a::b::C` or `a::b::*`).
 /// Called for every path against every rule's pattern, so it compares in place.
@@ -255,6 +255,41 @@ fn globs_providing(path: &str) -> Vec<Vec<&str>> {
         globs.push(vec!["burn", "prelude"]);
     }
     globs
+}
+
+/// Whether the import of a name Burn 0.22 no longer has (`full`) can go, leaving its uses
+/// (each reported where it is, by a marker once the port loses the import) to a person. Not a
+/// re-export (`pub use`), which other modules and crates may name; not a module's own name
+/// (`use burn::collective::{self}`), whose members' uses are read through it; not a name a
+/// macro body writes, which the parser leaves as tokens.
+pub fn goes_with_its_uses(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -> bool {
+    let reexport = (tree.syntax().ancestors())
+        .find_map(ast::Use::cast)
+        .is_some_and(|item| item.visibility().is_some());
+    let module_self = tree
+        .path()
+        .and_then(|p| p.segment())
+        .is_some_and(|s| s.self_token().is_some());
+    !reexport && !module_self && !import_named_in_a_macro_body(ctx, tree, full)
+}
+
+/// Whether a macro body of the file (`util::syntax::is_macro_body`) names what `tree` imports
+/// (`full`), by its local name.
+pub fn import_named_in_a_macro_body(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -> bool {
+    let local = match tree.rename().and_then(|r| r.name()) {
+        Some(name) => name.text().to_string(),
+        None => match full.last() {
+            Some(last) => last.clone(),
+            None => return false,
+        },
+    };
+    (ctx.nodes::<ast::TokenTree>())
+        .filter(is_macro_body)
+        .any(|body| {
+            token_tree_paths(&body)
+                .iter()
+                .any(|(names, _)| names[0] == local)
+        })
 }
 
 #[cfg(test)]
