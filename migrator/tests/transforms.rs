@@ -1606,3 +1606,38 @@ pub fn generic<B: AutodiffBackend>(ids: Tensor<B, 1, Int>) -> Tensor<B::InnerBac
         outcome.migrated
     );
 }
+
+/// `B::FloatElem::dtype()` reads the device of a parameter only where the parameter cannot
+/// have moved: a tensor taken by value and used before the call is not asked for its
+/// device, and the use stays reported; a device taken by reference always can be.
+#[test]
+fn an_element_dtype_reads_the_device_of_a_parameter_that_has_not_moved() {
+    let text = "\
+use burn::prelude::*;
+use burn::tensor::DType;
+
+pub fn after_a_move<B: Backend>(x: Tensor<B, 1>) -> (Tensor<B, 1>, DType) {
+    let y = x.exp();
+    (y, B::FloatElem::dtype())
+}
+
+pub fn through_a_reference<B: Backend>(x: Tensor<B, 1>, device: &B::Device) -> (Tensor<B, 1>, DType) {
+    let y = x.to_device(device);
+    (y, B::FloatElem::dtype())
+}
+";
+    let (migrated, manual) = port(text);
+    assert!(
+        migrated.contains("(y, B::FloatElem::dtype())"),
+        "{migrated}"
+    );
+    assert!(
+        migrated.contains("(y, DType::from(device.settings().float_dtype))"),
+        "{migrated}"
+    );
+    assert_eq!(
+        manual,
+        vec![RuleKey::from(RuleId::BackendAssociatedItem)],
+        "{migrated}"
+    );
+}

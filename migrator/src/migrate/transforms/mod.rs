@@ -26,6 +26,7 @@ mod backend_associated_item;
 mod backend_associated_type;
 mod backend_calls;
 mod backend_elem;
+mod backend_elem_dtype;
 mod backend_element_generics;
 mod backend_extension_trait;
 mod backend_marker_trait;
