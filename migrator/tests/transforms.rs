@@ -1641,3 +1641,66 @@ pub fn through_a_reference<B: Backend>(x: Tensor<B, 1>, device: &B::Device) -> (
         "{migrated}"
     );
 }
+
+/// A function that hands its caller's recorder to `save_file` loses the parameter and its type
+/// parameter (beside the backend's, which goes too), and the calls in another file lose the
+/// recorder they passed, and the variable that held it. A method of that name that takes
+/// other arguments keeps them; a function that does more with its recorder keeps it.
+#[test]
+fn a_recorder_parameter_goes_with_the_recorders_its_callers_pass() {
+    let model = "\
+use burn::prelude::*;
+use burn::record::FileRecorder;
+
+#[derive(Module, Debug)]
+pub struct Net<B: Backend> {
+    layer: burn::nn::Linear<B>,
+}
+
+pub fn save<B: Backend, R: FileRecorder<B>>(net: Net<B>, path: &str, recorder: &R) {
+    net.save_file(path, recorder).unwrap();
+}
+
+pub fn save_twice<B: Backend, R: FileRecorder<B>>(net: Net<B>, path: &str, recorder: &R) {
+    net.clone().save_file(path, recorder).unwrap();
+    let _ = recorder.clone();
+}
+
+pub struct Journal;
+
+impl Journal {
+    pub fn save(&self, what: &str, to: &str) {
+        println!(\"{to}: {what}\");
+    }
+}
+";
+    let main = "\
+use burn::prelude::*;
+use burn::record::CompactRecorder;
+use crate::model::{save, Journal, Net};
+
+pub fn keep<B: Backend>(net: Net<B>, journal: &Journal) {
+    let recorder = CompactRecorder::new();
+    journal.save(\"net\", \"log\");
+    save(net, \"net\", &recorder);
+}
+";
+    let out = port_files(&[("src/model.rs", model), ("src/main.rs", main)]);
+    assert!(
+        out[0].contains("pub fn save(net: Net, path: &str) {"),
+        "{}",
+        out[0]
+    );
+    assert!(
+        out[0].contains("pub fn save_twice<R: FileRecorder>(net: Net, path: &str, recorder: &R) {"),
+        "{}",
+        out[0]
+    );
+    assert!(out[1].contains("    save(net, \"net\");\n"), "{}", out[1]);
+    assert!(
+        out[1].contains("journal.save(\"net\", \"log\");"),
+        "{}",
+        out[1]
+    );
+    assert!(!out[1].contains("CompactRecorder"), "{}", out[1]);
+}

@@ -164,6 +164,10 @@ pub struct Index {
     /// v.to_f32() }`): (function name, parameter position) -> that element. 0.22's
     /// `x.into_scalar()` passed there cannot infer its element; the conversion names it.
     pub element_converters: HashMap<(String, usize), String>,
+    /// Workspace functions that take a Burn recorder only to hand it to `save_file`/`load_file`
+    /// (`recorder_wrappers`), by name and number of parameters after `self`: the recorder's
+    /// position.
+    pub recorder_params: HashMap<(String, usize), usize>,
 }
 
 /// The items of every file that can have generic parameters (ADTs, traits, aliases,
@@ -397,6 +401,7 @@ impl Index {
             workspace_generic_fns,
             lazy_device_consts,
             element_converters,
+            recorder_params,
         } = self;
         *backend_associated_types == other.backend_associated_types
             && *bound_by_impls == other.bound_by_impls
@@ -423,6 +428,7 @@ impl Index {
             && *workspace_generic_fns == other.workspace_generic_fns
             && *lazy_device_consts == other.lazy_device_consts
             && *element_converters == other.element_converters
+            && *recorder_params == other.recorder_params
     }
 
     /// The index of `files` (the workspace's, as a slice of files or of references to them:
@@ -538,6 +544,8 @@ impl Index {
         for _ in 0..2 {
             index.collect_items(&items, &owner_facts);
         }
+        // After the rounds: a recorder's type parameter may sit beside backend parameters.
+        index.recorder_params = super::recorder_wrappers::positions(&index, items.of::<ast::Fn>());
         index
     }
 

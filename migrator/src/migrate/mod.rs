@@ -37,6 +37,7 @@ mod moot;
 pub mod old_burn_deps;
 mod outcome;
 mod port_check;
+pub mod recorder_wrappers;
 pub mod records;
 mod rewrite;
 pub mod rust_version;

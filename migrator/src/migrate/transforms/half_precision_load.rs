@@ -8,13 +8,14 @@
 //! module's dtype instead, which is `try_load_file` (`ModuleRecord::load` then
 //! `try_load_record`, burn-core 0.22.1 `module/base.rs`) with the cast between.
 
-use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs};
+use ra_ap_syntax::ast::{self, HasArgList, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, TextRange};
 
 use super::context::FileCtx;
 use super::data_rules::binding_of;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
+use crate::migrate::recorder_wrappers::recorder_parameter;
 use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::segment_name;
 
@@ -46,14 +47,19 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let args: Vec<ast::Expr> = arg_list.args().collect();
-        if named_load_file && args.len() == 3 && saves_half_precision(ctx, &args[1]) {
-            sites.push((call, args[0].clone()));
+        if !named_load_file || args.len() != 3 {
+            continue;
+        }
+        if saves_half_precision(ctx, &args[1]) {
+            sites.push((call, args[0].clone(), HALF_PRECISION));
+        } else if callers_recorder(ctx, &call, &args[1]) {
+            sites.push((call, args[0].clone(), CALLERS_RECORDER));
         }
     }
     if sites.is_empty() || ctx.targets_0_22() {
         return;
     }
-    for (call, path) in sites {
+    for (call, path, why) in sites {
         let (Some(receiver), Some(name), Some(arg_list)) =
             (call.receiver(), call.name_ref(), call.arg_list())
         else {
@@ -76,7 +82,7 @@ pub fn run(ctx: &mut FileCtx) {
             receiver.syntax().text_range().start(),
             format!("ModuleRecord::load({path}).and_then(|{record}| "),
             RuleId::HalfPrecisionLoad,
-            "this recorder saved f16, which 0.21 cast back on load: the port loads the converted record cast to the module's dtype, not in f16",
+            why,
         ));
         let tail = TextRange::new(
             name.syntax().text_range().start(),
@@ -90,6 +96,33 @@ pub fn run(ctx: &mut FileCtx) {
         ));
         ctx.need_import("burn::store::ModuleRecord");
     }
+}
+
+/// Why a load casts: the recorder saved f16.
+const HALF_PRECISION: &str = "this recorder saved f16, which 0.21 cast back on load: the port loads the converted record cast to the module's dtype, not in f16";
+/// Why a load casts: the caller picks the recorder.
+const CALLERS_RECORDER: &str = "the caller picked this recorder, and 0.21 cast what it loaded to the backend's float type whatever it saved: the port loads the record cast to the module's dtype";
+
+/// Whether a recorder argument is the recorder parameter of the function around `call`
+/// (`recorder-parameter` removes it): the caller picked the recorder, so what the record holds
+/// (f16 from a half-precision recorder) is not known here.
+fn callers_recorder(ctx: &FileCtx, call: &ast::MethodCallExpr, argument: &ast::Expr) -> bool {
+    let argument = match argument {
+        ast::Expr::RefExpr(reference) => reference.expr(),
+        other => Some(other.clone()),
+    };
+    let Some(ast::Expr::PathExpr(variable)) = argument else {
+        return false;
+    };
+    let Some(function) = call.syntax().ancestors().find_map(ast::Fn::cast) else {
+        return false;
+    };
+    let parameter = recorder_parameter(ctx.index, ctx.file_id, &function);
+    let name = parameter.and_then(|p| match p.param.pat()? {
+        ast::Pat::IdentPat(pattern) => Some(pattern.name()?.text().to_string()),
+        _ => None,
+    });
+    name.is_some_and(|name| variable.path().is_some_and(|p| p.to_string() == name))
 }
 
 /// Whether a recorder argument (`&CompactRecorder::new()`, `&recorder` bound to one, or a

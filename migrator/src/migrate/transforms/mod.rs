@@ -58,6 +58,7 @@ mod optimizer_init;
 mod phantom;
 mod record_files;
 mod recorder_calls;
+mod recorder_parameter;
 mod recorder_variable;
 mod step;
 mod tensordata_fields;

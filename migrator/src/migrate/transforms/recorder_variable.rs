@@ -4,13 +4,16 @@
 //! from Burn 0.22. The `let` goes with them, rather than staying for a person to delete. So
 //! does one whose other uses are `record`/`load` calls that `recorder-calls` ports.
 
-use ra_ap_syntax::ast::{self, HasArgList, HasName};
+use ra_ap_syntax::ast::{self, HasName};
 use ra_ap_syntax::{AstNode, SyntaxNode};
 
 use super::context::FileCtx;
 use super::recorder_calls;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
+use crate::migrate::recorder_wrappers::{
+    builds_a_burn_recorder, is_recorder_argument, is_wrapper_recorder_argument,
+};
 use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::line_removal_range;
 
@@ -39,7 +42,7 @@ pub fn run(ctx: &mut FileCtx) {
         };
         if binding
             .initializer()
-            .is_some_and(|init| builds_a_burn_recorder(ctx, &init))
+            .is_some_and(|init| builds_a_burn_recorder(ctx.index, ctx.file_id, &init))
             && only_recorder_arguments(ctx, &binding, &name)
         {
             unused.push(binding);
@@ -57,31 +60,22 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Whether `init` makes one of Burn's recorders: `CompactRecorder::new()`,
-/// `NamedMpkFileRecorder::<FullPrecisionSettings>::default()`, or the unit value itself.
-fn builds_a_burn_recorder(ctx: &FileCtx, init: &ast::Expr) -> bool {
-    let path = match init {
-        ast::Expr::CallExpr(call) => match call.expr() {
-            Some(ast::Expr::PathExpr(callee)) => callee.path().and_then(|p| p.qualifier()),
-            _ => None,
-        },
-        ast::Expr::PathExpr(value) => value.path(),
-        _ => None,
-    };
-    // Every item of Burn 0.21 named `..Recorder` is one of `burn::record`'s recorders.
-    path.and_then(|path| ctx.index.burn_name(ctx.file_id, &path))
-        .is_some_and(|name| name.ends_with("Recorder"))
-}
-
 /// Whether every use of `name` after `binding`, in its block, is the recorder argument of a
-/// `save_file(path, recorder)` or `load_file(path, recorder, device)` call (written `name` or
+/// `save_file(path, recorder)` or `load_file(path, recorder, device)` call, or of a workspace
+/// function's recorder parameter that `recorder-parameter` removes (written `name` or
 /// `&name`), and there is one.
 fn only_recorder_arguments(ctx: &FileCtx, binding: &ast::LetStmt, name: &str) -> bool {
     let uses = recorder_calls::uses_after(binding, name);
+    let handed_on = |name_ref: &SyntaxNode| {
+        let plain = (name_ref.ancestors().find_map(ast::PathExpr::cast))
+            .filter(|p| p.path().is_some_and(|p| p.qualifier().is_none()));
+        is_recorder_argument(name_ref)
+            || plain.is_some_and(|p| is_wrapper_recorder_argument(ctx.index, p.syntax()))
+    };
     !uses.is_empty()
         && uses
             .iter()
-            .all(|name_ref| is_recorder_argument(name_ref) || receives_a_ported_call(ctx, name_ref))
+            .all(|name_ref| handed_on(name_ref) || receives_a_ported_call(ctx, name_ref))
 }
 
 /// `name_ref` is the receiver of a `record`/`load` call that `recorder-calls` ports.
@@ -96,39 +90,4 @@ fn receives_a_ported_call(ctx: &FileCtx, name_ref: &SyntaxNode) -> bool {
                 .is_some_and(|r| *r.syntax() == *receiver.syntax())
         })
         .is_some_and(|call| recorder_calls::is_ported(ctx, &call))
-}
-
-/// `name_ref` is the whole recorder argument of a `save_file`/`load_file` call.
-fn is_recorder_argument(name_ref: &SyntaxNode) -> bool {
-    let Some(path_expr) = name_ref.ancestors().find_map(ast::PathExpr::cast) else {
-        return false;
-    };
-    let path_is_plain = path_expr.path().is_some_and(|p| p.qualifier().is_none());
-    let mut argument = path_expr.syntax().clone();
-    if let Some(reference) = argument
-        .parent()
-        .filter(|p| ast::RefExpr::can_cast(p.kind()))
-    {
-        argument = reference;
-    }
-    let Some(call) = (argument.parent())
-        .filter(|p| ast::ArgList::can_cast(p.kind()))
-        .and_then(|list| list.parent())
-        .and_then(ast::MethodCallExpr::cast)
-    else {
-        return false;
-    };
-    let Some(args) = call.arg_list().map(|a| a.args().collect::<Vec<_>>()) else {
-        return false;
-    };
-    let is_second = args
-        .get(1)
-        .is_some_and(|second| *second.syntax() == argument);
-    let method = call.name_ref().map(|n| n.text().to_string());
-    path_is_plain
-        && is_second
-        && matches!(
-            (method.as_deref(), args.len()),
-            (Some("save_file"), 2) | (Some("load_file"), 3)
-        )
 }
