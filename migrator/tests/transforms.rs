@@ -1704,3 +1704,69 @@ pub fn keep<B: Backend>(net: Net<B>, journal: &Journal) {
     );
     assert!(!out[1].contains("CompactRecorder"), "{}", out[1]);
 }
+
+/// A backend type the workspace re-exports from Burn (`pub use burn::backend::NdArray;`) is
+/// that backend where another file imports it from the workspace: the device it reaches is
+/// that backend's, and the import goes with the re-export.
+#[test]
+fn a_backend_the_workspace_re_exports_is_burns_where_it_is_imported() {
+    let lib = "\
+use burn::prelude::*;
+
+pub use burn::backend::NdArray;
+
+pub fn zeros<B: Backend>(device: &B::Device) -> Tensor<B, 1> {
+    Tensor::zeros([2], device)
+}
+";
+    let test = "\
+use crate::NdArray;
+
+pub fn run() -> usize {
+    let device = Default::default();
+    crate::zeros::<NdArray>(&device).dims()[0]
+}
+";
+    let out = port_files_reporting(&[("src/lib.rs", lib), ("src/run.rs", test)]);
+    assert!(!out[0].0.contains("NdArray"), "{}", out[0].0);
+    assert!(!out[1].0.contains("use crate::NdArray;"), "{}", out[1].0);
+    assert!(
+        out[1].0.contains("device = Device::flex();"),
+        "{}",
+        out[1].0
+    );
+    assert!(out[1].1.is_empty(), "{:?}\n{}", out[1].1, out[1].0);
+}
+
+/// An element alias a `cfg_if!` body defines (tokens to the parser) is an element alias, and
+/// a device in no function (a `LazyLock` constant) is configured for the backend its module
+/// names: burn-lm's per-backend `burn_backend_types` modules.
+#[test]
+fn a_module_constant_device_is_configured_with_its_modules_cfg_if_element_alias() {
+    let text = "\
+mod elems {
+    cfg_if::cfg_if! {
+        if #[cfg(feature = \"f16\")] {
+            pub type ElemType = burn::tensor::f16;
+        } else {
+            pub type ElemType = f32;
+        }
+    }
+}
+
+pub use elems::*;
+
+pub mod backend_types {
+    use super::*;
+    use burn::backend::wgpu::{Wgpu, WgpuDevice};
+    pub type InferenceBackend = Wgpu<ElemType>;
+    pub const DEVICE: std::sync::LazyLock<WgpuDevice> =
+        std::sync::LazyLock::new(|| WgpuDevice::DefaultDevice);
+}
+";
+    let (migrated, _) = port(text);
+    assert!(
+        migrated.contains("device.configure(FloatDType::from(<ElemType as Element>::dtype()))"),
+        "{migrated}"
+    );
+}

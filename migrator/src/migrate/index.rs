@@ -320,6 +320,31 @@ fn share_included_names<F: Borrow<SourceFile>>(files: &[F], names: &mut [FileNam
     }
 }
 
+/// A name the workspace re-exports from a Burn backend module (`pub use burn::backend::NdArray;`
+/// in a crate's root) is that backend's in every file that imports it from the workspace
+/// (`use loractl_core::NdArray;`) and defines no item of that name.
+fn share_reexported_backend_names(names: &mut [FileNames]) {
+    let reexported: HashMap<String, String> = (names.iter())
+        .flat_map(|file| {
+            (file.backend_names.iter()).filter(|(local, _)| file.burn_reexports.contains(*local))
+        })
+        .map(|(local, burn)| (local.clone(), burn.clone()))
+        .collect();
+    if reexported.is_empty() {
+        return;
+    }
+    for file in names.iter_mut() {
+        for local in &file.other_imports {
+            if file.local_items.contains(local) || file.backend_names.contains_key(local) {
+                continue;
+            }
+            if let Some(burn) = reexported.get(local) {
+                file.backend_names.insert(local.clone(), burn.clone());
+            }
+        }
+    }
+}
+
 impl FileNames {
     fn merge(&mut self, other: &FileNames) {
         (self.backend_names).extend(
@@ -455,6 +480,7 @@ impl Index {
             .unzip();
         index.files = names;
         share_included_names(files, &mut index.files);
+        share_reexported_backend_names(&mut index.files);
         for names in &index.files {
             index.workspace_burn_imports.extend(
                 (names.burn_imports.iter()).map(|(local, burn)| (local.clone(), burn.clone())),
@@ -477,7 +503,7 @@ impl Index {
         // Every step below looks at the generic-capable items (traits, aliases, ADTs,
         // functions, impls) only.
         let items = FileItems::at(files, &item_ranges);
-        index.element_aliases = element_aliases(&items);
+        index.element_aliases = element_aliases(files, &items);
         index.workspace_generic_fns = items
             .of::<ast::Fn>()
             .map(|(_, f)| f)
@@ -1689,7 +1715,7 @@ pub fn is_backend_module_path(names: &[String], crates: &[String]) -> bool {
 
 /// The names of the type aliases whose every definition is a float element type, by its last
 /// name (`f16`, `burn::tensor::bf16`, `half::f16`).
-fn element_aliases(items: &FileItems) -> HashSet<String> {
+fn element_aliases<F: Borrow<SourceFile>>(files: &[F], items: &FileItems) -> HashSet<String> {
     let mut all_float: HashMap<String, bool> = HashMap::new();
     for (_, alias) in items.of::<ast::TypeAlias>() {
         let Some(name) = alias.name() else { continue };
@@ -1705,9 +1731,62 @@ fn element_aliases(items: &FileItems) -> HashSet<String> {
                 });
         *all_float.entry(name.text().to_string()).or_insert(true) &= float;
     }
+    for file in files {
+        for (name, float) in cfg_if_type_aliases(file.borrow().tree().syntax()) {
+            *all_float.entry(name).or_insert(true) &= float;
+        }
+    }
     (all_float.into_iter())
         .filter_map(|(name, float)| float.then_some(name))
         .collect()
+}
+
+/// The type aliases `cfg_if!` (or `cfg_select!`) bodies define, which the parser leaves as
+/// tokens: each `type Name = path::to::Type;` by name, with whether it names a float element
+/// (`type ElemType = burn::tensor::f16;`). The macro expands to the items of the branch its
+/// `cfg` selects, so each is a definition of the alias.
+fn cfg_if_type_aliases(root: &SyntaxNode) -> Vec<(String, bool)> {
+    use ra_ap_syntax::SyntaxKind::{EQ, IDENT, SEMICOLON, TYPE_KW};
+    let mut out = Vec::new();
+    for call in root.descendants().filter_map(ast::MacroCall::cast) {
+        let named = (call.path())
+            .and_then(|p| p.segment())
+            .map(|s| segment_name(&s));
+        if !matches!(named.as_deref(), Some("cfg_if" | "cfg_select")) {
+            continue;
+        }
+        let Some(body) = call.token_tree() else {
+            continue;
+        };
+        let tokens: Vec<ra_ap_syntax::SyntaxToken> = (body.syntax().descendants_with_tokens())
+            .filter_map(|element| element.into_token())
+            .filter(|token| !token.kind().is_trivia())
+            .collect();
+        for (at, token) in tokens.iter().enumerate() {
+            if token.kind() != TYPE_KW {
+                continue;
+            }
+            let (Some(name), Some(eq)) = (tokens.get(at + 1), tokens.get(at + 2)) else {
+                continue;
+            };
+            if name.kind() != IDENT || eq.kind() != EQ {
+                continue;
+            }
+            let Some(end) = (tokens[at + 3..].iter()).position(|t| t.kind() == SEMICOLON) else {
+                continue;
+            };
+            let target = &tokens[at + 3..at + 3 + end];
+            // A plain path: names and `::` only, no generic arguments.
+            let plain = target
+                .iter()
+                .all(|t| t.kind() == IDENT || t.text() == ":" || t.text() == "::");
+            let last = target.last().filter(|t| t.kind() == IDENT);
+            let float =
+                plain && last.is_some_and(|t| crate::rules::backends::is_float_element(t.text()));
+            out.push((name.text().to_string(), float));
+        }
+    }
+    out
 }
 
 /// The trait paths of a bound list (`Backend + Clone` -> [`Backend`, `Clone`]).

@@ -873,12 +873,19 @@ fn site_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
     })
 }
 
-/// The concrete backend the function around `node` selects.
+/// The concrete backend the function around `node` selects; for a device in no function (a
+/// `const` or `static`), the module around it (`pub type InferenceBackend = Candle<ElemType>;`
+/// beside `pub const INFERENCE_DEVICE: .. = LazyLock::new(|| CandleDevice::Cpu);`).
 fn body_backend(ctx: &FileCtx, node: &SyntaxNode) -> BodyBackend {
-    let Some(function) = node.ancestors().find_map(ast::Fn::cast) else {
-        return BodyBackend::None;
+    let scope = match node.ancestors().find_map(ast::Fn::cast) {
+        Some(function) => Some(function.syntax().clone()),
+        None => node
+            .ancestors()
+            .find(|a| ast::Module::can_cast(a.kind()) || ast::SourceFile::can_cast(a.kind())),
     };
-    let specs = ctx.concrete_backends_in(function.syntax());
+    let specs = scope
+        .map(|s| ctx.concrete_backends_in(&s))
+        .unwrap_or_default();
     let Some(first) = specs.first() else {
         return BodyBackend::None;
     };

@@ -340,6 +340,21 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         );
         return true;
     }
+    // A backend type the workspace re-exports from Burn (`use loractl_core::NdArray;` of a
+    // `pub use burn::backend::NdArray;`): the re-export goes with the other backend imports,
+    // and so does this import of it.
+    let reexported_backend = (ctx.index.files.get(ctx.file_id))
+        .and_then(|names| names.backend_names.get(&local))
+        .is_some_and(|burn| ctx.index.replaces_backend_name(burn));
+    if !from_burn && reexported_backend {
+        record_removal(
+            ctx,
+            tree,
+            RuleId::BackendImports,
+            "a re-export of a Burn backend type, which the port removes with the backend",
+        );
+        return true;
+    }
     // So are the project's backend marker traits (rule `backend-marker-trait`).
     if !from_burn && ctx.index.marker_traits.contains(last.as_str()) {
         record_removal(
