@@ -3,6 +3,9 @@
 //! Burn's `Dataset` and reads something else that may be one (`self.items.get(i)`) is reported
 //! once more, at the import, for a look at those reads.
 //!
+//! A `get(i)` unwrapped on the spot (`.unwrap()`, `.expect(..)`) reads the `Result` as it read
+//! the `Option`, and is no site.
+//!
 //! A dataset, as far as syntax and the workspace index can tell: a function parameter or a
 //! `let` whose type is one of Burn's datasets (`InMemDataset<I>`), a project type that
 //! implements Burn's `Dataset`, `impl Dataset<..>` or `dyn Dataset<..>` (behind `&` or not),
@@ -57,6 +60,9 @@ pub fn run(ctx: &mut FileCtx) {
         if call.arg_list().map_or(0, |a| a.args().count()) != arity {
             continue;
         }
+        if arity == 1 && unwrapped(&call) {
+            continue;
+        }
         let read = if arity == 0 {
             "`iter` yields `Result<I, DatasetError>`s in Burn 0.22"
         } else {
@@ -95,6 +101,20 @@ pub fn run(ctx: &mut FileCtx) {
             ));
         }
     }
+}
+
+/// Whether `read` (a `get(i)`) is unwrapped on the spot: `.unwrap()` and `.expect(..)` read
+/// 0.22's `Result<I, DatasetError>` (`DatasetError` is `Debug`) as they read 0.21's `Option<I>`,
+/// panicking where there is no item.
+fn unwrapped(read: &ast::MethodCallExpr) -> bool {
+    let Some(outer) = read.syntax().parent().and_then(ast::MethodCallExpr::cast) else {
+        return false;
+    };
+    let arguments = outer.arg_list().map_or(0, |list| list.args().count());
+    matches!(
+        (outer.name_ref().map(|n| n.text().to_string()).as_deref(), arguments),
+        (Some("unwrap"), 0) | (Some("expect"), 1)
+    )
 }
 
 /// Where the file names Burn's `Dataset` first: its import, or else a path to it. A file that
