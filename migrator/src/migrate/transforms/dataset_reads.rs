@@ -112,7 +112,10 @@ fn unwrapped(read: &ast::MethodCallExpr) -> bool {
     };
     let arguments = outer.arg_list().map_or(0, |list| list.args().count());
     matches!(
-        (outer.name_ref().map(|n| n.text().to_string()).as_deref(), arguments),
+        (
+            outer.name_ref().map(|n| n.text().to_string()).as_deref(),
+            arguments
+        ),
         (Some("unwrap"), 0) | (Some("expect"), 1)
     )
 }

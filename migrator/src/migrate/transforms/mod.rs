@@ -56,6 +56,7 @@ mod module_record_type;
 mod optimizer_bounds;
 mod optimizer_init;
 mod phantom;
+mod quantizer_new;
 mod record_files;
 mod recorder_calls;
 mod recorder_parameter;
