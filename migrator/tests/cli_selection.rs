@@ -544,3 +544,36 @@ fn statistics_count_the_findings_of_each_rule() {
     let out = burn_migrate(&["--check", "--statistics", "--format", "sarif"], &project);
     assert_eq!(exit(&out), Some(2));
 }
+
+/// A workspace package without Burn that depends on one with it names Burn's items through
+/// it: its sources are read too, and a use of what the port removes from its dependency (a
+/// backend alias in an attribute's string, read by a procedural macro) is reported there.
+#[test]
+fn a_package_that_reads_burn_through_another_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("Cargo.toml"),
+        "[workspace]\nmembers = [\"engine\", \"registry\"]\nresolver = \"2\"\n",
+    );
+    write(
+        &dir.path().join("engine/Cargo.toml"),
+        &PACKAGE.replace("NAME", "engine"),
+    );
+    write(
+        &dir.path().join("engine/src/lib.rs"),
+        "pub type Inference = burn::backend::NdArray;\n",
+    );
+    write(
+        &dir.path().join("registry/Cargo.toml"),
+        "[package]\nname = \"registry\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nengine = { path = \"../engine\" }\n",
+    );
+    write(
+        &dir.path().join("registry/src/lib.rs"),
+        "use engine::*;\n\n#[registry(server_type = \"Server<Inference>\")]\npub struct Registry;\n",
+    );
+    let files = files_found(&[], dir.path());
+    assert!(
+        files.contains(&"registry/src/lib.rs".to_string()),
+        "{files:?}"
+    );
+}

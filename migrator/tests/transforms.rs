@@ -1770,3 +1770,23 @@ pub mod backend_types {
         "{migrated}"
     );
 }
+
+/// A backend alias the port deletes, named in a string an attribute passes as a named value
+/// (a procedural macro that parses a type out of it: `server_type = "Server<Inference>"`),
+/// is reported; a positional string (test data: `#[case("Server<Inference>")]`) is text.
+#[test]
+fn a_backend_alias_in_a_named_attribute_string_is_reported() {
+    let text = "\
+pub type Inference = burn::backend::NdArray;
+
+#[registry(server_type = \"Server<Inference>\")]
+pub struct Registry;
+
+#[cfg_attr(test, case(\"Server<Inference>\"))]
+pub struct Case;
+";
+    let (_, manual) = port_with_messages(text);
+    let dangling = messages_of(&manual, RuleId::DanglingBackendParam);
+    assert_eq!(dangling.len(), 1, "{manual:?}");
+    assert!(dangling[0].starts_with("`Inference`"), "{manual:?}");
+}

@@ -150,12 +150,19 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
             continue;
         }
         let mut scope = None;
-        for token in tree
-            .syntax()
-            .descendants_with_tokens()
+        let tokens: Vec<ra_ap_syntax::SyntaxToken> = (tree.syntax().descendants_with_tokens())
             .filter_map(|e| e.into_token())
-            .filter(|t| t.kind() == SyntaxKind::IDENT)
-        {
+            .collect();
+        // An attribute's arguments: a procedural macro may read a type out of a string there.
+        let attribute = (tree.syntax().parent()).is_some_and(|p| ast::Meta::can_cast(p.kind()));
+        if attribute && !ctx.targets_0_22() {
+            out.extend(
+                tokens
+                    .iter()
+                    .flat_map(|token| backend_types_in_a_string(ctx, token)),
+            );
+        }
+        for token in tokens.into_iter().filter(|t| t.kind() == SyntaxKind::IDENT) {
             let previous = prev_significant(&token);
             // `$B` in a `macro_rules!` body is a metavariable: whatever the call passes.
             if previous.as_ref().is_some_and(|p| p.text() == "$") {
@@ -189,6 +196,56 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
                     declarations: declarations_around(tree.syntax(), token.text()),
                 });
             }
+        }
+    }
+    out
+}
+
+/// The backend types (aliases the port deletes, Burn's backend types the file imports) that
+/// a string literal in an attribute's arguments names as a word: a procedural macro that
+/// parses a type out of a string (`#[registry(server_type = "Server<InferenceBackend>")]`)
+/// emits that name, which nothing rewrites. (Strings in `format!` and the like are text, and
+/// so is a positional string in an attribute: test data.)
+fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -> Vec<Use> {
+    // The value of a `name = ".."` pair (`server_type = "Server<B>"`, serde's `bound = ".."`),
+    // not a positional string (`#[case("Server<B>")]` test data).
+    let a_named_value = prev_significant(token).is_some_and(|eq| {
+        eq.text() == "=" && prev_significant(&eq).is_some_and(|n| n.kind() == SyntaxKind::IDENT)
+    });
+    if token.kind() != SyntaxKind::STRING || !a_named_value {
+        return Vec::new();
+    }
+    let text = token.text();
+    let start = token.text_range().start();
+    let mut out = Vec::new();
+    let mut word_start = None;
+    for (at, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        let in_word = c.is_alphanumeric() || c == '_';
+        match (in_word, word_start) {
+            (true, None) => word_start = Some(at),
+            (false, Some(from)) => {
+                word_start = None;
+                let word = &text[from..at];
+                let starts_a_name = word.starts_with(|c: char| c.is_ascii_uppercase());
+                // An alias with a definition per `cfg` branch (`alias_branches`) goes too.
+                let branch_alias = ctx.index.alias_branches.contains_key(word)
+                    && ctx.index.may_name_in_file(ctx.file_id, word);
+                if starts_a_name
+                    && (ctx.index.names_backend_type(ctx.file_id, word) || branch_alias)
+                {
+                    let offset = TextSize::from(u32::try_from(from).unwrap_or(u32::MAX));
+                    out.push(Use {
+                        range: TextRange::at(start + offset, TextSize::of(word)),
+                        name: word.to_string(),
+                        backend_type: true,
+                        declarations: Vec::new(),
+                    });
+                }
+            }
+            _ => {}
         }
     }
     out

@@ -300,7 +300,7 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
     let mut targets: Vec<Visit> = Vec::new();
     let mut packages: Vec<_> = metadata.workspace_packages();
     packages.sort_by(|a, b| a.manifest_path.cmp(&b.manifest_path));
-    for package in packages {
+    for package in &packages {
         let burn_requirement = package
             .dependencies
             .iter()
@@ -310,7 +310,6 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
             .dependencies
             .iter()
             .any(|d| is_burn_crate_name(&d.name));
-        let index = workspace.packages.len();
         workspace.packages.push(Package {
             name: package.name.to_string(),
             manifest: package.manifest_path.clone().into(),
@@ -335,7 +334,13 @@ pub fn from_metadata(read: Metadata) -> Result<Workspace, Error> {
                     .map(|d| (d.rename.as_deref().unwrap_or(&d.name), d.name.as_str())),
             )),
         });
-        if !uses_burn {
+    }
+    // A package that depends on a workspace package using Burn, without Burn itself, names
+    // Burn's items through it (`use burn_lm_inference::*;` of a crate whose `pub type
+    // InferenceBackend = ..` the port deletes): its sources are read too.
+    let reads_burn = packages_reading_burn(&workspace.packages);
+    for (index, package) in packages.iter().enumerate() {
+        if !reads_burn[index] {
             continue;
         }
         let edition = edition_of(package.edition.as_str());
@@ -387,6 +392,31 @@ struct Reader {
     canonical: Canonical,
     /// How each package (by index) names Burn's crates.
     names: Vec<Arc<DependencyNames>>,
+}
+
+/// Which of `packages` (the workspace's) use Burn, directly or through a workspace package
+/// they depend on that does.
+fn packages_reading_burn(packages: &[Package]) -> Vec<bool> {
+    let mut reads: Vec<bool> = packages.iter().map(|p| p.uses_burn).collect();
+    loop {
+        let mut changed = false;
+        for (index, package) in packages.iter().enumerate() {
+            if reads[index] {
+                continue;
+            }
+            let through = (package.dependencies.iter()).any(|dependency| {
+                (packages.iter().zip(&reads))
+                    .any(|(other, reads)| *reads && other.name == *dependency)
+            });
+            if through {
+                reads[index] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return reads;
+        }
+    }
 }
 
 /// The dependencies under a key other than their package's name, as (key, package), each
