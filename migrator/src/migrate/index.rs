@@ -13,6 +13,7 @@ use ra_ap_syntax::{AstNode, NodeOrToken, SyntaxNode, TextRange};
 use rayon::prelude::*;
 
 use crate::migrate::crate_names::{CrateNames, DeclaredAliases};
+use crate::migrate::recorder_wrappers;
 use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, BackendKey, Backends, ElementDTypes, Wrapper};
 use crate::rules::RuleSet;
@@ -571,7 +572,9 @@ impl Index {
             index.collect_items(&items, &owner_facts);
         }
         // After the rounds: a recorder's type parameter may sit beside backend parameters.
-        index.recorder_params = super::recorder_wrappers::positions(&index, items.of::<ast::Fn>());
+        index.recorder_params = recorder_wrappers::positions(items.of::<ast::Fn>(), |file, f| {
+            index.recorder_parameter(file, f)
+        });
         index
     }
 
@@ -1625,6 +1628,31 @@ impl Index {
         let names = self.files.get(file)?;
         let imported = names.other_imports.contains(name) || names.other_glob;
         imported.then(|| self.aliases.get(name)).flatten()
+    }
+
+    /// `function`'s recorder parameter (`recorder_wrappers::recorder_parameter`), as file
+    /// `file` names Burn's items and declares backends.
+    pub fn recorder_parameter(
+        &self,
+        file: usize,
+        function: &ast::Fn,
+    ) -> Option<recorder_wrappers::RecorderParameter> {
+        let owner = ast::AnyHasGenericParams::from(function.clone());
+        let backends: Vec<String> = (self.backend_params(file, &owner).into_iter())
+            .map(|b| b.name)
+            .collect();
+        recorder_wrappers::recorder_parameter(function, &|p| self.burn_name(file, p), &backends)
+    }
+
+    /// Whether `value` (in file `file`) makes one of Burn's recorders.
+    pub fn builds_a_burn_recorder(&self, file: usize, value: &ast::Expr) -> bool {
+        recorder_wrappers::builds_a_burn_recorder(&|p| self.burn_name(file, p), value)
+    }
+
+    /// Whether `argument` is at a workspace function's recorder parameter
+    /// (`recorder_params`).
+    pub fn is_wrapper_recorder_argument(&self, argument: &SyntaxNode) -> bool {
+        recorder_wrappers::is_wrapper_recorder_argument(&self.recorder_params, argument)
     }
 
     /// Whether the workspace defines a type, trait or type alias named `name`.

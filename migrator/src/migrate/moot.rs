@@ -53,9 +53,9 @@ pub fn drop_moot_findings(changes: Vec<Change>, file: &SourceFile) -> Vec<Change
             c.fix.is_some()
                 || transforms::findings_outlive_edits(c.rule)
                 || !may_be_inside_an_edit(c.range)
-                || !edited
-                    .iter()
-                    .any(|edit| edit.0.contains_range(c.range) && !survives(c, edit))
+                || !edited.iter().any(|edit| {
+                    edit.0 != c.range && edit.0.contains_range(c.range) && !survives(c, edit)
+                })
         })
         .cloned()
         .collect()

@@ -5,14 +5,14 @@
 //! `load-file-recorder`), so the parameter and its type parameter have nothing left to carry:
 //! they go (`recorder-parameter`), and so does the argument at every call that passes a Burn
 //! recorder there. The index knows these functions by name (`Index::recorder_params`), the
-//! transforms read their syntax from here.
+//! transforms read their syntax from here (through the index, which answers what a path names
+//! in Burn and which type parameters are backends).
 
 use std::collections::HashMap;
 
 use ra_ap_syntax::ast::{self, HasGenericParams, HasName, HasTypeBounds};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode};
 
-use super::index::Index;
 use crate::util::syntax::{segment_names, type_as_ident};
 
 /// A function's recorder parameter: the generic parameter list (whose other parameters are
@@ -27,13 +27,14 @@ pub struct RecorderParameter {
 
 /// `function`'s recorder parameter, if it has one: one generic parameter `R` is bounded by one
 /// of Burn's recorder traits (`FileRecorder`, `Recorder`), the others are backends, and no
-/// `where` clause; one parameter is typed `R` or
-/// `&R`, `R` is named nowhere else, and the body uses that parameter only as the recorder
-/// argument of `save_file`/`load_file` calls (at least once).
+/// `where` clause; one parameter is typed `R` or `&R`, `R` is named nowhere else, and the body
+/// uses that parameter only as the recorder argument of `save_file`/`load_file` calls (at
+/// least once). `burn_name` says what a path of the function's file names in Burn; `backends`
+/// are the function's backend type parameters.
 pub fn recorder_parameter(
-    index: &Index,
-    file: usize,
     function: &ast::Fn,
+    burn_name: &dyn Fn(&ast::Path) -> Option<String>,
+    backends: &[String],
 ) -> Option<RecorderParameter> {
     let generics = function.generic_param_list()?;
     let bounded_by_a_recorder = |param: &ast::TypeParam| {
@@ -43,15 +44,10 @@ pub fn recorder_parameter(
                 ast::Type::PathType(ty) => ty.path(),
                 _ => None,
             })
-            .any(|path| {
-                index
-                    .burn_name(file, &path)
-                    .is_some_and(|name| name.ends_with("Recorder"))
-            })
+            .any(|path| burn_name(&path).is_some_and(|name| name.ends_with("Recorder")))
     };
     // The other generic parameters are backends, which the port removes too: the whole list
     // goes.
-    let backends = index.backend_params(file, &ast::AnyHasGenericParams::from(function.clone()));
     let mut recorder_types = Vec::new();
     for param in generics.generic_params() {
         match param {
@@ -61,7 +57,7 @@ pub fn recorder_parameter(
             ast::GenericParam::TypeParam(param)
                 if param
                     .name()
-                    .is_some_and(|n| backends.iter().any(|b| b.name == n.text())) => {}
+                    .is_some_and(|n| backends.iter().any(|b| b == n.text())) => {}
             _ => return None,
         }
     }
@@ -138,11 +134,14 @@ pub fn is_recorder_argument(name_ref: &SyntaxNode) -> bool {
 /// Whether the argument `argument` of a call hands a Burn recorder to a workspace function's
 /// recorder parameter (`Index::recorder_params`): the call is named like such a function and
 /// passes as many arguments, and this one is at the recorder's position.
-pub fn is_wrapper_recorder_argument(index: &Index, argument: &SyntaxNode) -> bool {
+pub fn is_wrapper_recorder_argument(
+    recorder_params: &HashMap<(String, usize), usize>,
+    argument: &SyntaxNode,
+) -> bool {
     let Some((name, position, count)) = argument_of_a_call(argument) else {
         return false;
     };
-    index.recorder_params.get(&(name, count)) == Some(&position)
+    recorder_params.get(&(name, count)) == Some(&position)
 }
 
 /// The method call `expr` (or `&expr`) is an argument of, with its position and the number
@@ -184,7 +183,10 @@ fn whole_argument(expr: &SyntaxNode) -> SyntaxNode {
 
 /// Whether `value` makes one of Burn's recorders: `CompactRecorder::new()`,
 /// `NamedMpkFileRecorder::<FullPrecisionSettings>::default()`, or the unit value itself.
-pub fn builds_a_burn_recorder(index: &Index, file: usize, value: &ast::Expr) -> bool {
+pub fn builds_a_burn_recorder(
+    burn_name: &dyn Fn(&ast::Path) -> Option<String>,
+    value: &ast::Expr,
+) -> bool {
     let path = match value {
         ast::Expr::CallExpr(call) => match call.expr() {
             Some(ast::Expr::PathExpr(callee)) => callee.path().and_then(|p| p.qualifier()),
@@ -194,7 +196,7 @@ pub fn builds_a_burn_recorder(index: &Index, file: usize, value: &ast::Expr) -> 
         _ => None,
     };
     // Every item of Burn 0.21 named `..Recorder` is one of `burn::record`'s recorders.
-    path.and_then(|path| index.burn_name(file, &path))
+    path.and_then(|path| burn_name(&path))
         .is_some_and(|name| name.ends_with("Recorder"))
 }
 
@@ -202,8 +204,8 @@ pub fn builds_a_burn_recorder(index: &Index, file: usize, value: &ast::Expr) -> 
 /// (a call passes as many arguments), the recorder parameter's position. Functions of one
 /// name and number that disagree count for none.
 pub fn positions(
-    index: &Index,
     functions: impl Iterator<Item = (usize, ast::Fn)>,
+    parameter_of: impl Fn(usize, &ast::Fn) -> Option<RecorderParameter>,
 ) -> HashMap<(String, usize), usize> {
     let mut found: HashMap<(String, usize), Option<usize>> = HashMap::new();
     for (file, function) in functions {
@@ -211,7 +213,7 @@ pub fn positions(
             continue;
         };
         let key = (name.text().to_string(), params.params().count());
-        let answer = recorder_parameter(index, file, &function).map(|r| r.position);
+        let answer = parameter_of(file, &function).map(|r| r.position);
         match found.get(&key) {
             Some(earlier) if *earlier != answer => {
                 found.insert(key, None);

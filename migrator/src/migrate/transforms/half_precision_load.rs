@@ -15,7 +15,6 @@ use super::context::FileCtx;
 use super::data_rules::binding_of;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::migrate::recorder_wrappers::recorder_parameter;
 use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::segment_name;
 
@@ -117,7 +116,7 @@ fn callers_recorder(ctx: &FileCtx, call: &ast::MethodCallExpr, argument: &ast::E
     let Some(function) = call.syntax().ancestors().find_map(ast::Fn::cast) else {
         return false;
     };
-    let parameter = recorder_parameter(ctx.index, ctx.file_id, &function);
+    let parameter = ctx.index.recorder_parameter(ctx.file_id, &function);
     let name = parameter.and_then(|p| match p.param.pat()? {
         ast::Pat::IdentPat(pattern) => Some(pattern.name()?.text().to_string()),
         _ => None,

@@ -5,17 +5,15 @@
 //! (burn-core 0.22.1 `module/base.rs`).
 
 use ra_ap_syntax::ast::{self, HasArgList};
-use ra_ap_syntax::{AstNode, SyntaxNode};
+use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 
 use super::context::FileCtx;
 use super::data_rules::binding_of;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::migrate::recorder_wrappers::{
-    builds_a_burn_recorder, is_wrapper_recorder_argument, recorder_parameter, RecorderParameter,
-};
+use crate::migrate::recorder_wrappers::RecorderParameter;
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::remove_list_elements;
+use crate::util::syntax::{prev_significant, remove_list_elements};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::RecorderParameter),
@@ -33,7 +31,7 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     for function in ctx.nodes::<ast::Fn>() {
-        if let Some(recorder) = recorder_parameter(ctx.index, ctx.file_id, &function) {
+        if let Some(recorder) = ctx.index.recorder_parameter(ctx.file_id, &function) {
             port_definition(ctx, &function, &recorder);
         }
     }
@@ -105,9 +103,24 @@ fn port_definition(ctx: &mut FileCtx, function: &ast::Fn, recorder: &RecorderPar
         .filter(|path| ctx.index.burn_name(ctx.file_id, path).as_deref() == Some("RecorderError"))
         .collect();
     for path in errors {
+        // From the token before the name (`, RecorderError`), so that the edit holds the
+        // finding `recorder-types` makes at the name and answers it.
+        let range = path.syntax().text_range();
+        let Some(before) = path
+            .syntax()
+            .first_token()
+            .and_then(|t| prev_significant(&t))
+        else {
+            continue;
+        };
+        let from = before.text_range().start();
+        let lead = ctx
+            .file
+            .slice(TextRange::new(from, range.start()))
+            .to_string();
         ctx.push(Change::edit(
-            path.syntax().text_range(),
-            "RecordError",
+            TextRange::new(from, range.end()),
+            format!("{lead}RecordError"),
             RuleId::RecorderParameter,
             "`save_file` and `try_load_file` fail with `burn::store::RecordError` in Burn 0.22",
         ));
@@ -127,8 +140,8 @@ fn passes_a_recorder(ctx: &FileCtx, arg: &ast::Expr) -> bool {
     };
     let built = match &value {
         ast::Expr::PathExpr(variable) => (binding_of(variable).and_then(|b| b.initializer()))
-            .is_some_and(|init| builds_a_burn_recorder(ctx.index, ctx.file_id, &init)),
-        other => builds_a_burn_recorder(ctx.index, ctx.file_id, other),
+            .is_some_and(|init| ctx.index.builds_a_burn_recorder(ctx.file_id, &init)),
+        other => ctx.index.builds_a_burn_recorder(ctx.file_id, other),
     };
-    built && is_wrapper_recorder_argument(ctx.index, value.syntax())
+    built && ctx.index.is_wrapper_recorder_argument(value.syntax())
 }

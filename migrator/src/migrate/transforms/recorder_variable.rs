@@ -11,9 +11,7 @@ use super::context::FileCtx;
 use super::recorder_calls;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::migrate::recorder_wrappers::{
-    builds_a_burn_recorder, is_recorder_argument, is_wrapper_recorder_argument,
-};
+use crate::migrate::recorder_wrappers::is_recorder_argument;
 use crate::rules::{RuleId, TransformId};
 use crate::util::syntax::line_removal_range;
 
@@ -42,7 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
         };
         if binding
             .initializer()
-            .is_some_and(|init| builds_a_burn_recorder(ctx.index, ctx.file_id, &init))
+            .is_some_and(|init| ctx.index.builds_a_burn_recorder(ctx.file_id, &init))
             && only_recorder_arguments(ctx, &binding, &name)
         {
             unused.push(binding);
@@ -70,7 +68,7 @@ fn only_recorder_arguments(ctx: &FileCtx, binding: &ast::LetStmt, name: &str) ->
         let plain = (name_ref.ancestors().find_map(ast::PathExpr::cast))
             .filter(|p| p.path().is_some_and(|p| p.qualifier().is_none()));
         is_recorder_argument(name_ref)
-            || plain.is_some_and(|p| is_wrapper_recorder_argument(ctx.index, p.syntax()))
+            || plain.is_some_and(|p| ctx.index.is_wrapper_recorder_argument(p.syntax()))
     };
     !uses.is_empty()
         && uses
