@@ -1773,7 +1773,8 @@ pub mod backend_types {
 
 /// A backend alias the port deletes, named in a string an attribute passes as a named value
 /// (a procedural macro that parses a type out of it: `server_type = "Server<Inference>"`),
-/// is reported; a positional string (test data: `#[case("Server<Inference>")]`) is text.
+/// is reported; a positional string (test data: `#[case("Server<Inference>")]`) and a string
+/// that is no type (a label: `name = "Inference (CPU)"`) are text.
 #[test]
 fn a_backend_alias_in_a_named_attribute_string_is_reported() {
     let text = "\
@@ -1784,6 +1785,9 @@ pub struct Registry;
 
 #[cfg_attr(test, case(\"Server<Inference>\"))]
 pub struct Case;
+
+#[bench_group(name = \"Inference (CPU)\")]
+pub mod bench {}
 ";
     let (_, manual) = port_with_messages(text);
     let dangling = messages_of(&manual, RuleId::DanglingBackendParam);

@@ -212,7 +212,7 @@ fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -
     let a_named_value = prev_significant(token).is_some_and(|eq| {
         eq.text() == "=" && prev_significant(&eq).is_some_and(|n| n.kind() == SyntaxKind::IDENT)
     });
-    if token.kind() != SyntaxKind::STRING || !a_named_value {
+    if token.kind() != SyntaxKind::STRING || !a_named_value || !is_a_type(token.text()) {
         return Vec::new();
     }
     let text = token.text();
@@ -229,7 +229,13 @@ fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -
             (false, Some(from)) => {
                 word_start = None;
                 let word = &text[from..at];
-                let starts_a_name = word.starts_with(|c: char| c.is_ascii_uppercase());
+                // Where a type names a type: alone, or as an argument (`<B>`, `(B, C)`, `&B`),
+                // not a word of a label (`Flex (CPU)` parses as a type too).
+                let before = text[..from].trim_end().chars().last();
+                let after = text[at..].trim_start().chars().next();
+                let placed = matches!(before, Some('"' | '<' | ',' | '&' | ':' | '('))
+                    && matches!(after, Some('"' | '>' | ',' | ':' | ')'));
+                let starts_a_name = placed && word.starts_with(|c: char| c.is_ascii_uppercase());
                 // An alias with a definition per `cfg` branch (`alias_branches`) goes too.
                 let branch_alias = ctx.index.alias_branches.contains_key(word)
                     && ctx.index.may_name_in_file(ctx.file_id, word);
@@ -249,6 +255,17 @@ fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -
         }
     }
     out
+}
+
+/// Whether a string literal (`"Server<InferenceBackend>"`, quotes included) holds a Rust type,
+/// as a macro that parses one out of it would read it; a label (`"Flex (CPU)"`) does not.
+fn is_a_type(literal: &str) -> bool {
+    let Some(content) = (literal.strip_prefix('"')).and_then(|l| l.strip_suffix('"')) else {
+        return false;
+    };
+    let item = format!("type T = {content};");
+    let parsed = ra_ap_syntax::SourceFile::parse(&item, ra_ap_syntax::Edition::CURRENT);
+    parsed.errors().is_empty()
 }
 
 /// Whether an identifier in macro input is a Burn backend type written out:
