@@ -8,8 +8,10 @@ CHECK_LOG: `cargo check --message-format short` output (paths relative to the pr
 AFTER_JSON: `burn-migrate --check --format json` of the port; PORT_DIR: the ported project
 (its sources, for the extent of `use` items and of items reported whole). An error counts as reported when
 a finding of the port sits on its line, on the line above (a to-do marker), or spans it; an
-error on a `use` item when a finding sits on one of the item's lines; and an error inside an
-item a finding reports whole (a backend extension: its `{ .. }` body below the finding).
+error on a `use` item when a finding sits on one of the item's lines; an error on an
+attribute's first line (where rustc places what a procedural macro expands to) when a finding
+sits in its arguments; and an error inside an item a finding reports whole (a backend
+extension: its `{ .. }` body below the finding).
 Prints `errors at_findings others` and, with --others, each error no finding explains.
 """
 import json
@@ -35,6 +37,20 @@ def item_end(lines, start):
             return number
         if not opened and lines[number - 1].rstrip().endswith(";"):
             return number
+    return start
+
+
+def attribute_end(lines, start):
+    """The line (1-based) of the `]` that closes the attribute starting on line `start`."""
+    depth = 0
+    for number in range(start, min(len(lines), start + 200) + 1):
+        for char in lines[number - 1]:
+            if char == "[":
+                depth += 1
+            elif char == "]":
+                depth -= 1
+                if depth == 0:
+                    return number
     return start
 
 
@@ -81,6 +97,12 @@ def main():
         if msg.startswith("unresolved import"):
             for k in candidates:
                 last = max(last, use_end(source(k), line))
+        # rustc places what a procedural macro attribute expands to at the attribute: an
+        # error there is the attribute's, whose arguments may hold the finding.
+        for k in candidates:
+            text = source(k)
+            if 0 < line <= len(text) and text[line - 1].lstrip().startswith("#["):
+                last = max(last, attribute_end(text, line))
         hit = [
             rule
             for k in candidates
