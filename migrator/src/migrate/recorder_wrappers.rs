@@ -21,8 +21,6 @@ pub struct RecorderParameter {
     pub generics: ast::GenericParamList,
     pub param: ast::Param,
     pub position: usize,
-    /// How many parameters after `self` the function takes.
-    pub count: usize,
 }
 
 /// `function`'s recorder parameter, if it has one: one generic parameter `R` is bounded by one
@@ -108,7 +106,6 @@ pub fn recorder_parameter(
         generics,
         param: param.clone(),
         position,
-        count: params.len(),
     })
 }
 
