@@ -116,15 +116,15 @@ pub fn is_recorder_argument(name_ref: &SyntaxNode) -> bool {
         return false;
     };
     let path_is_plain = path_expr.path().is_some_and(|p| p.qualifier().is_none());
-    let Some((call, position, count)) = argument_of_a_method_call(path_expr.syntax()) else {
+    let Some(argument) = argument_of_a_call(path_expr.syntax()) else {
         return false;
     };
-    let method = call.name_ref().map(|n| n.text().to_string());
     path_is_plain
-        && position == 1
+        && argument.method
+        && argument.position == 1
         && matches!(
-            (method.as_deref(), count),
-            (Some("save_file"), 2) | (Some("load_file"), 3)
+            (argument.callee.as_str(), argument.count),
+            ("save_file", 2) | ("load_file", 3)
         )
 }
 
@@ -135,40 +135,44 @@ pub fn is_wrapper_recorder_argument(
     recorder_params: &HashMap<(String, usize), usize>,
     argument: &SyntaxNode,
 ) -> bool {
-    let Some((name, position, count)) = argument_of_a_call(argument) else {
+    let Some(argument) = argument_of_a_call(argument) else {
         return false;
     };
-    recorder_params.get(&(name, count)) == Some(&position)
+    recorder_params.get(&(argument.callee, argument.count)) == Some(&argument.position)
 }
 
-/// The method call `expr` (or `&expr`) is an argument of, with its position and the number
-/// of arguments.
-fn argument_of_a_method_call(expr: &SyntaxNode) -> Option<(ast::MethodCallExpr, usize, usize)> {
-    let argument = whole_argument(expr);
-    let list = argument.parent().and_then(ast::ArgList::cast)?;
-    let call = list.syntax().parent().and_then(ast::MethodCallExpr::cast)?;
-    let args: Vec<ast::Expr> = list.args().collect();
-    let position = args.iter().position(|a| *a.syntax() == argument)?;
-    Some((call, position, args.len()))
+/// Where an expression stands as a call's argument.
+struct CallArgument {
+    /// The method's name, or the last segment of the called function's path.
+    callee: String,
+    /// Whether the call is a method call.
+    method: bool,
+    position: usize,
+    /// How many arguments the call passes.
+    count: usize,
 }
 
-/// The name of the function or method the call that `expr` (or `&expr`) is an argument of
-/// calls, with the argument's position and the number of arguments.
-fn argument_of_a_call(expr: &SyntaxNode) -> Option<(String, usize, usize)> {
+/// The call `expr` (or `&expr`) is an argument of.
+fn argument_of_a_call(expr: &SyntaxNode) -> Option<CallArgument> {
     let argument = whole_argument(expr);
     let list = argument.parent().and_then(ast::ArgList::cast)?;
     let call = list.syntax().parent()?;
-    let name = if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
-        method.name_ref()?.text().to_string()
+    let (callee, method) = if let Some(method) = ast::MethodCallExpr::cast(call.clone()) {
+        (method.name_ref()?.text().to_string(), true)
     } else {
         let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(call)?.expr()? else {
             return None;
         };
-        segment_names(&callee.path()?).pop()?
+        (segment_names(&callee.path()?).pop()?, false)
     };
     let args: Vec<ast::Expr> = list.args().collect();
     let position = args.iter().position(|a| *a.syntax() == argument)?;
-    Some((name, position, args.len()))
+    Some(CallArgument {
+        callee,
+        method,
+        position,
+        count: args.len(),
+    })
 }
 
 /// `&expr` where `expr` is borrowed, else `expr`.

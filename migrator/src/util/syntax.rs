@@ -124,6 +124,15 @@ pub fn type_as_ident(ty: &ast::Type) -> Option<String> {
     path_as_ident(&path_type.path()?)
 }
 
+/// The borrowed expression of `&expr`, else `expr` itself (`None` for a `&` with nothing
+/// after it).
+pub fn without_borrow(expr: &ast::Expr) -> Option<ast::Expr> {
+    match expr {
+        ast::Expr::RefExpr(reference) => reference.expr(),
+        other => Some(other.clone()),
+    }
+}
+
 pub fn path_as_ident(path: &ast::Path) -> Option<String> {
     if path.qualifier().is_some() {
         return None;

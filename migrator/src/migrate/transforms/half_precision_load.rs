@@ -106,10 +106,7 @@ const CALLERS_RECORDER: &str = "the caller picked this recorder, and 0.21 cast w
 /// (`recorder-parameter` removes it): the caller picked the recorder, so what the record holds
 /// (f16 from a half-precision recorder) is not known here.
 fn callers_recorder(ctx: &FileCtx, call: &ast::MethodCallExpr, argument: &ast::Expr) -> bool {
-    let argument = match argument {
-        ast::Expr::RefExpr(reference) => reference.expr(),
-        other => Some(other.clone()),
-    };
+    let argument = crate::util::syntax::without_borrow(argument);
     let Some(ast::Expr::PathExpr(variable)) = argument else {
         return false;
     };

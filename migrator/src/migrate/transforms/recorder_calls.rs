@@ -198,10 +198,7 @@ fn is_into_record(expr: &ast::Expr) -> bool {
 /// A device argument the port may drop: `&device`, `device` or `&self.device`, which compute
 /// nothing.
 fn is_plain_device(expr: &ast::Expr) -> bool {
-    let inner = match expr {
-        ast::Expr::RefExpr(reference) => reference.expr(),
-        other => Some(other.clone()),
-    };
+    let inner = crate::util::syntax::without_borrow(expr);
     matches!(
         inner,
         Some(ast::Expr::PathExpr(_) | ast::Expr::FieldExpr(_))

@@ -131,10 +131,7 @@ fn port_definition(ctx: &mut FileCtx, function: &ast::Fn, recorder: &RecorderPar
 /// Whether `arg` is a Burn recorder (`&recorder` bound to one, or one built in place) passed
 /// at a workspace function's recorder parameter.
 fn passes_a_recorder(ctx: &FileCtx, arg: &ast::Expr) -> bool {
-    let value = match arg {
-        ast::Expr::RefExpr(reference) => reference.expr(),
-        other => Some(other.clone()),
-    };
+    let value = crate::util::syntax::without_borrow(arg);
     let Some(value) = value else {
         return false;
     };
