@@ -178,6 +178,28 @@ fn a_strategy_named_by_a_custom_backward_op_keeps_its_import() {
     assert!(!out.contains("NoCheckpointing"), "{out}");
 }
 
+/// What a person ports as a whole is one site: the findings other rules make inside a
+/// backend extension's impl go into its finding, which names them, and the impl keeps its text
+/// (no marker inside).
+#[test]
+fn findings_inside_code_left_to_a_person_are_part_of_its_finding() {
+    let extension = "use burn::tensor::ops::FloatTensor;\nuse burn::tensor::{Tensor, TensorPrimitive};\n\npub trait Fused: burn::tensor::backend::Backend {\n    fn fused(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\nimpl<B: burn::tensor::backend::Backend> Fused for B {\n    fn fused(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        let t = Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(x));\n        t.exp().into_primitive().tensor()\n    }\n}\n";
+    let (out, manual) = port_with_messages(extension);
+    let impl_text = &extension[extension.find("impl<B").unwrap()..];
+    assert!(out.ends_with(impl_text), "{out}");
+    let messages = messages_of(&manual, RuleId::BackendExtensionTrait);
+    assert!(
+        messages.iter().any(|m| m
+            .starts_with("an implementation of the backend extension `Fused`")
+            && m.contains("`tensor-primitive`")),
+        "{manual:?}"
+    );
+    assert!(
+        messages_of(&manual, RuleId::TensorPrimitive).is_empty(),
+        "{manual:?}"
+    );
+}
+
 #[test]
 fn a_backend_trait_re_exported_by_another_file_is_burns() {
     let lib = "pub mod compute {\n    pub use burn::tensor::backend::Backend as Compute;\n}\n";
@@ -951,7 +973,7 @@ fn module_fields_that_were_no_constants_or_are_skipped_stay() {
 #[test]
 fn a_cube_backend_of_a_runtime_is_that_backend() {
     let text = "use burn::backend::wgpu::{CubeBackend, WgpuRuntime};\nuse burn::prelude::*;\n\npub fn make<B: Backend>(device: &B::Device) -> Tensor<B, 1> {\n    Tensor::zeros([1], device)\n}\n\npub fn run() {\n    type B = CubeBackend<WgpuRuntime, f32, i32, u8>;\n    let device = Default::default();\n    burn::backend::wgpu::init_setup::<burn::backend::wgpu::graphics::Metal>(&device, Default::default());\n    let _ = make::<B>(&device);\n}\n\npub fn half() {\n    type H = CubeBackend<WgpuRuntime, half::f16, i32, u32>;\n    let _ = make::<H>(&Default::default());\n}\n";
-    let (out, manual) = port(text);
+    let (out, manual) = port_with_messages(text);
     assert!(
         out.contains("let device = Device::wgpu(DeviceKind::DefaultDevice);"),
         "{out}"
@@ -962,11 +984,15 @@ fn a_cube_backend_of_a_runtime_is_that_backend() {
         out.contains("type H = CubeBackend<WgpuRuntime, half::f16, i32, u32>;"),
         "{out}"
     );
-    // Its device is left to a person, the other one's is not.
-    let default_device = RuleKey::from(RuleId::DefaultDevice);
-    assert_eq!(
-        manual.iter().filter(|r| **r == default_device).count(),
-        1,
+    // Its device is left to a person, as part of the function that uses the kernel API's
+    // `CubeBackend`; the other one's is not.
+    assert!(
+        messages_of(&manual, RuleId::DefaultDevice).is_empty(),
+        "{manual:?}"
+    );
+    let whole = messages_of(&manual, RuleId::BackendExtensionTrait);
+    assert!(
+        whole.len() == 1 && whole[0].contains("1 `default-device`"),
         "{manual:?}"
     );
 }

@@ -83,6 +83,16 @@ pub fn run(ctx: &mut FileCtx) {
             && qualifier
                 .qualifier()
                 .is_some_and(|base| ctx.qualifier_is_backend(&base, &scope));
+        // `B::Device::default()` is `Device::default()` in 0.22, and `default-device` ports
+        // or reports that call (`device_values::default_device`): one finding for one site.
+        let default_call = item == "default"
+            && (path.syntax().parent())
+                .filter(|callee| ast::PathExpr::can_cast(callee.kind()))
+                .and_then(|callee| callee.parent())
+                .is_some_and(|call| ast::CallExpr::can_cast(call.kind()));
+        if device_function && default_call {
+            continue;
+        }
         if device_function {
             let base = ctx.file.slice(qualifier.syntax().text_range());
             ctx.push(Change::manual(

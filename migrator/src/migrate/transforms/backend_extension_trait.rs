@@ -10,16 +10,16 @@
 //! (`CubeTensor`, `into_contiguous`).
 
 use ra_ap_syntax::ast::{self, HasName};
-use ra_ap_syntax::AstNode;
+use ra_ap_syntax::{AstNode, TextRange};
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::context::FileCtx;
 use super::imports;
 use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::full_use_path;
 use crate::edit::Change;
-use crate::rules::{RuleId, TransformId};
+use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::segment_names;
 
 pub const TRANSFORM: Transform = Transform {
@@ -223,4 +223,47 @@ fn leave_to_a_person(ctx: &mut FileCtx, item: &ra_ap_syntax::SyntaxNode, message
         RuleId::BackendExtensionTrait,
         message,
     ));
+}
+
+/// The findings inside what a person ports as a whole (`regions`, `FileCtx::hands_off`) are
+/// steps of that one port: they go into the whole item's finding, which names them by rule,
+/// instead of each being a site of its own (with a marker in text the port leaves as written).
+pub fn fold_findings_inside(changes: &mut Vec<Change>, regions: &[TextRange]) {
+    let outermost: Vec<TextRange> = (regions.iter().copied())
+        .filter(|r| !regions.iter().any(|o| o != r && o.contains_range(*r)))
+        .collect();
+    let region_of_its_own = |c: &Change| {
+        let whole = c.rule == RuleKey::Builtin(RuleId::BackendExtensionTrait);
+        (outermost.iter()).position(|r| whole && *r == c.range)
+    };
+    // By region (its position in `outermost`) and rule: how many findings went in.
+    let mut inside: BTreeMap<(usize, &'static str), usize> = BTreeMap::new();
+    changes.retain(|c| {
+        if c.fix.is_some() || region_of_its_own(c).is_some() {
+            return true;
+        }
+        match (outermost.iter()).position(|r| r.contains_range(c.range)) {
+            Some(region) => {
+                *inside.entry((region, c.rule.as_str())).or_default() += 1;
+                false
+            }
+            None => true,
+        }
+    });
+    for change in changes.iter_mut() {
+        let Some(region) = region_of_its_own(change) else {
+            continue;
+        };
+        let held: Vec<String> = (inside.iter())
+            .filter(|((of, _), _)| *of == region)
+            .map(|((_, rule), count)| format!("{count} `{rule}`"))
+            .collect();
+        if !held.is_empty() {
+            change.message = format!(
+                "{} (it holds what else changed inside: {})",
+                change.message,
+                held.join(", ")
+            );
+        }
+    }
 }

@@ -258,12 +258,18 @@ fn run_all_steps<T>(
     let first_new = ctx.changes.len();
     (last.run)(ctx);
     check_rules_emitted(last, &ctx.changes[first_new..], ctx.rules)?;
-    // What a person ports as a whole keeps its text: no edit inside, findings stay.
+    keep_hands_off(ctx);
+    Ok((kept, beside))
+}
+
+/// What a person ports as a whole (`FileCtx::hands_off`) keeps its text: no edit inside, and
+/// the findings inside go into the whole item's (`backend_extension_trait::fold_findings_inside`).
+fn keep_hands_off(ctx: &mut FileCtx) {
     let hands_off = std::mem::take(&mut ctx.hands_off);
     ctx.changes
         .retain(|c| c.fix.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range)));
+    backend_extension_trait::fold_findings_inside(&mut ctx.changes, &hands_off);
     ctx.hands_off = hands_off;
-    Ok((kept, beside))
 }
 
 /// Runs `step` with nothing in the context's outputs, and takes what it left there.
