@@ -38,6 +38,23 @@ pub struct BackendSpec {
     pub elements: ElementDTypes,
 }
 
+/// A Burn tensor's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TensorKind {
+    Float,
+    Int,
+    Bool,
+}
+
+/// What the workspace's declarations say of tensor kinds (`Index::tensor_kinds`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TensorKinds {
+    /// Function (or method) name -> the kind of the `Tensor` each of that name returns.
+    pub returned: HashMap<String, TensorKind>,
+    /// Field name -> the kind of the `Tensor` each struct field of that name holds.
+    pub fields: HashMap<String, TensorKind>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ItemGenerics {
     /// Non-lifetime generic parameter names, in order (the positions turbofish uses).
@@ -165,6 +182,8 @@ pub struct Index {
     /// v.to_f32() }`): (function name, parameter position) -> that element. 0.22's
     /// `x.into_scalar()` passed there cannot infer its element; the conversion names it.
     pub element_converters: HashMap<(String, usize), String>,
+    /// The kinds of the tensors the workspace's functions return and its structs hold, by name.
+    pub tensor_kinds: TensorKinds,
     /// Workspace functions that take a Burn recorder only to hand it to `save_file`/`load_file`
     /// (`recorder_wrappers`), by name and number of parameters after `self`: the recorder's
     /// position.
@@ -427,6 +446,7 @@ impl Index {
             workspace_generic_fns,
             lazy_device_consts,
             element_converters,
+            tensor_kinds,
             recorder_params,
         } = self;
         *backend_associated_types == other.backend_associated_types
@@ -454,6 +474,7 @@ impl Index {
             && *workspace_generic_fns == other.workspace_generic_fns
             && *lazy_device_consts == other.lazy_device_consts
             && *element_converters == other.element_converters
+            && *tensor_kinds == other.tensor_kinds
             && *recorder_params == other.recorder_params
     }
 
@@ -517,6 +538,7 @@ impl Index {
             .filter_map(|f| Some(f.name()?.text().to_string()))
             .collect();
         index.element_converters = index.element_converters_of(&items);
+        index.tensor_kinds = index.tensor_kinds_of(&items);
         index.collect_backend_traits(&items);
         index.collect_backend_associated_types(&items);
         index.collect_marker_traits(files, &items);
@@ -656,6 +678,92 @@ impl Index {
         (found.into_iter())
             .filter_map(|(key, answer)| Some((key, answer?)))
             .collect()
+    }
+
+    /// `Index::tensor_kinds`: per function name, the kind of the `Tensor` every workspace
+    /// function (or method) of that name returns, and per field name, the kind every struct
+    /// field of that name holds; a name some of whose items return or hold anything else, or
+    /// another kind, has none.
+    fn tensor_kinds_of(&self, items: &FileItems) -> TensorKinds {
+        fn agreed(found: HashMap<String, Option<TensorKind>>) -> HashMap<String, TensorKind> {
+            (found.into_iter())
+                .filter_map(|(name, kind)| Some((name, kind?)))
+                .collect()
+        }
+        fn note(
+            found: &mut HashMap<String, Option<TensorKind>>,
+            name: String,
+            kind: Option<TensorKind>,
+        ) {
+            found
+                .entry(name)
+                .and_modify(|earlier| {
+                    if *earlier != kind {
+                        *earlier = None;
+                    }
+                })
+                .or_insert(kind);
+        }
+        let mut returned = HashMap::new();
+        for (file, function) in items.of::<ast::Fn>() {
+            let Some(name) = function.name() else {
+                continue;
+            };
+            let kind = (function.ret_type().and_then(|r| r.ty()))
+                .and_then(|ty| self.declared_tensor_kind(file, &ty));
+            note(&mut returned, name.text().to_string(), kind);
+        }
+        let mut fields = HashMap::new();
+        for (file, adt) in items.of::<ast::Struct>() {
+            let Some(ast::FieldList::RecordFieldList(list)) = adt.field_list() else {
+                continue;
+            };
+            for field in list.fields() {
+                let Some(name) = field.name() else {
+                    continue;
+                };
+                let kind = field
+                    .ty()
+                    .and_then(|ty| self.declared_tensor_kind(file, &ty));
+                note(&mut fields, name.text().to_string(), kind);
+            }
+        }
+        TensorKinds {
+            returned: agreed(returned),
+            fields: agreed(fields),
+        }
+    }
+
+    /// The kind of a declared Burn `Tensor<..>` (behind `&` or not) in `file`: its `Int`,
+    /// `Bool` or `Float` argument, or `Float` (the default kind) where a dimension literal ends
+    /// the list; a list that ends with a parameter (`Tensor<B, D, K>`) may be of any kind.
+    pub fn declared_tensor_kind(&self, file: usize, ty: &ast::Type) -> Option<TensorKind> {
+        let ty = match ty {
+            ast::Type::RefType(reference) => reference.ty()?,
+            other => other.clone(),
+        };
+        let ast::Type::PathType(path_type) = ty else {
+            return None;
+        };
+        let path = path_type.path()?;
+        if self.burn_name(file, &path).as_deref() != Some("Tensor") {
+            return None;
+        }
+        let arguments: Vec<String> = (path.segment()?.generic_arg_list()?.generic_args())
+            .map(|argument| argument.syntax().text().to_string())
+            .collect();
+        let named = arguments
+            .iter()
+            .find_map(|argument| match argument.rsplit("::").next()? {
+                "Int" => Some(TensorKind::Int),
+                "Bool" => Some(TensorKind::Bool),
+                "Float" => Some(TensorKind::Float),
+                _ => None,
+            });
+        let ends_with_a_dimension = arguments
+            .last()
+            .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_digit()));
+        named.or(ends_with_a_dimension.then_some(TensorKind::Float))
     }
 
     fn collect_lazy_device_consts(&mut self, items: &FileItems, by_value: &HashSet<String>) {

@@ -8,9 +8,9 @@ use ra_ap_syntax::{AstNode, SyntaxNode, TextRange};
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::migrate::index::SCALAR_ELEMENTS;
+use crate::migrate::index::{TensorKind as Kind, SCALAR_ELEMENTS};
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::{is_plain_call, segment_names};
+use crate::util::syntax::{is_plain_call, segment_name, segment_names};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::IntoScalar),
@@ -77,23 +77,23 @@ fn port_call(ctx: &mut FileCtx, call: &ast::MethodCallExpr) {
     }
     // Compared with a literal, read with a float's own method, or passed to a project
     // function that converts it to one element: that says which element the 0.21 code read.
-    let implied = implied_element(call)
-        .or_else(|| converted_by_callee(ctx, call))
-        .or_else(|| {
-            call.receiver()
-                .and_then(|tensor| kind_element(ctx, &tensor))
-        });
+    let implied = implied_element(ctx, call).or_else(|| converted_by_callee(ctx, call.syntax()));
     if let Some(element) = implied {
         ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>"));
         return;
     }
-    // A place that asks for a scalar type lets the compiler infer the element type.
-    if context_type(ctx, call.syntax()).is_none() {
-        ctx.push(Change::manual(
+    // A place that asks for a scalar type lets the compiler infer the element type (the
+    // type it names is the one to read, whatever the tensor's kind).
+    if context_type(ctx, call.syntax()).is_some() {
+        return;
+    }
+    match call.receiver().and_then(|tensor| kind_element(ctx, &tensor)) {
+        Some(element) => ask_for_element(ctx, &name, call.syntax(), &format!("<{element}>")),
+        None => ctx.push(Change::manual(
             call.syntax().text_range(),
             RuleId::IntoScalarType,
             "`into_scalar` is generic over the element type in Burn 0.22: write `into_scalar::<f32>()` (or the type this value needs)",
-        ));
+        )),
     }
 }
 
@@ -134,8 +134,9 @@ const FLOAT_METHODS: &[&str] = &[
 /// The element `x.into_scalar()` read in 0.21, where its uses say: the value itself, or the
 /// `let` without a type it initializes (`let diff = x.into_scalar();`) through the uses of that
 /// name in the rest of the block, is compared with a number literal (`literal_element`) or
-/// read with a float's own method (`is_finite()`: `f32`).
-fn implied_element(call: &ast::MethodCallExpr) -> Option<String> {
+/// read with a float's own method (`is_finite()`: `f32`), or passed to a converter
+/// (`converted_by_callee`).
+fn implied_element(ctx: &FileCtx, call: &ast::MethodCallExpr) -> Option<String> {
     if let Some(element) = element_implied_at(call.syntax()) {
         return Some(element);
     }
@@ -160,17 +161,19 @@ fn implied_element(call: &ast::MethodCallExpr) -> Option<String> {
         .filter(|node| node.text_range().start() >= after && node.text_range().end() <= until)
         .filter_map(ast::PathExpr::cast)
         .filter(|use_| single_name(use_).as_deref() == Some(name.as_str()))
-        .find_map(|use_| element_implied_at(use_.syntax()))
+        .find_map(|use_| {
+            element_implied_at(use_.syntax()).or_else(|| converted_by_callee(ctx, use_.syntax()))
+        })
 }
 
-/// The element a project function converts the value to, where `call` is its argument at a
+/// The element a project function converts the value to, where `value` is its argument at a
 /// position whose type is a `ToElement` parameter (`scalar_to_f32(loss.into_scalar())` with
 /// `fn scalar_to_f32<E: ToElement>(value: E) -> f32 { value.to_f32() }`). In 0.21 the value
 /// was the backend's element, converted there; asking for the converted element reads the same
 /// value.
-fn converted_by_callee(ctx: &FileCtx, call: &ast::MethodCallExpr) -> Option<String> {
-    let list = ast::ArgList::cast(call.syntax().parent()?)?;
-    let position = list.args().position(|arg| arg.syntax() == call.syntax())?;
+fn converted_by_callee(ctx: &FileCtx, value: &SyntaxNode) -> Option<String> {
+    let list = ast::ArgList::cast(value.parent()?)?;
+    let position = list.args().position(|arg| arg.syntax() == value)?;
     let ast::Expr::PathExpr(callee) = ast::CallExpr::cast(list.syntax().parent()?)?.expr()? else {
         return None;
     };
@@ -381,14 +384,6 @@ fn context_type(ctx: &FileCtx, expr: &SyntaxNode) -> Option<String> {
     scalar_type_name(&returned_type(expr)?.syntax().text().to_string())
 }
 
-/// A tensor's kind, as far as the code shows it.
-#[derive(Clone, Copy)]
-enum Kind {
-    Float,
-    Int,
-    Bool,
-}
-
 /// Methods whose result is an `Int` tensor, whatever they are called on.
 const TO_INT: &[&str] = &["argmax", "argmin", "argsort", "int", "argwhere", "nonzero"];
 /// Methods whose result is a `Bool` tensor.
@@ -483,6 +478,7 @@ fn kind_element(ctx: &FileCtx, tensor: &ast::Expr) -> Option<String> {
 }
 
 fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
+    let returned = |name: &str| ctx.index.tensor_kinds.returned.get(name).copied();
     match tensor {
         ast::Expr::MethodCallExpr(call) => {
             let name = call.name_ref()?.text().to_string();
@@ -495,24 +491,78 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
             } else if SAME_KIND.contains(&name.as_str()) {
                 tensor_kind(ctx, &call.receiver()?)
             } else {
-                None
+                // A method of the workspace's that returns one kind of tensor, whichever
+                // type's method it is (`model.forward(x)`).
+                returned(&name)
             }
         }
         ast::Expr::ParenExpr(inner) => tensor_kind(ctx, &inner.expr()?),
+        // `-x`, and `a - b` or `a * 2.0`: arithmetic keeps the tensor's kind.
+        ast::Expr::PrefixExpr(negated) if negated.op_kind() == Some(ast::UnaryOp::Neg) => {
+            tensor_kind(ctx, &negated.expr()?)
+        }
+        ast::Expr::BinExpr(arithmetic)
+            if matches!(arithmetic.op_kind(), Some(ast::BinaryOp::ArithOp(_))) =>
+        {
+            (arithmetic.lhs().and_then(|lhs| tensor_kind(ctx, &lhs)))
+                .or_else(|| arithmetic.rhs().and_then(|rhs| tensor_kind(ctx, &rhs)))
+        }
+        // `Tensor::<B, 1, Int>::arange(..)`: the turbofish says; a workspace function by name.
+        ast::Expr::CallExpr(call) => {
+            let ast::Expr::PathExpr(callee) = call.expr()? else {
+                return None;
+            };
+            let path = callee.path()?;
+            if let Some(owner) = path.qualifier() {
+                if ctx.index.burn_name(ctx.file_id, &owner).as_deref() == Some("Tensor") {
+                    let ty = ast::make::ty_path(owner);
+                    return ctx.index.declared_tensor_kind(ctx.file_id, &ty);
+                }
+            }
+            returned(&segment_name(&path.segment()?))
+        }
+        // `geometry.velocity`: a field the workspace's structs declare as one kind of tensor.
+        ast::Expr::FieldExpr(field) => {
+            let name = field.name_ref()?.text().to_string();
+            ctx.index.tensor_kinds.fields.get(&name).copied()
+        }
         ast::Expr::PathExpr(path) => {
             let name = single_name(path)?;
-            declared_kind(ctx, &declared_type(path.syntax(), &name)?)
+            match binding_before(path.syntax(), &name) {
+                Some(binding) => match binding.ty() {
+                    Some(ty) => ctx.index.declared_tensor_kind(ctx.file_id, &ty),
+                    // `let loss = diff.mean();`: the value it was bound to, where nothing
+                    // else in the function binds the name (a closure's or loop's pattern
+                    // would be another value).
+                    None if binds_once(path.syntax(), &name) => {
+                        tensor_kind(ctx, &binding.initializer()?)
+                    }
+                    None => None,
+                },
+                None => {
+                    let ty = parameter_type(path.syntax(), &name)?;
+                    ctx.index.declared_tensor_kind(ctx.file_id, &ty)
+                }
+            }
         }
         _ => None,
     }
 }
 
-/// The type `name` is declared with where it is used at `at`: the last `let name: T` before it
-/// in the blocks around it, or the parameter `name: T` of the function.
-fn declared_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
-    if let Some(binding) = binding_before(at, name) {
-        return binding.ty();
-    }
+/// Whether the function around `at` binds `name` once.
+fn binds_once(at: &SyntaxNode, name: &str) -> bool {
+    let Some(function) = at.ancestors().find_map(ast::Fn::cast) else {
+        return false;
+    };
+    (function.syntax().descendants())
+        .filter_map(ast::IdentPat::cast)
+        .filter(|pattern| pattern.name().is_some_and(|n| n.text() == name))
+        .count()
+        == 1
+}
+
+/// The type of the function's parameter `name`, where `name` is used at `at`.
+fn parameter_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
     let function = at.ancestors().find_map(ast::Fn::cast)?;
     function.param_list()?.params().find_map(|param| {
         let ast::Pat::IdentPat(pattern) = param.pat()? else {
@@ -522,38 +572,6 @@ fn declared_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
             .then(|| param.ty())
             .flatten()
     })
-}
-
-/// The kind of a declared Burn `Tensor<..>` (behind `&` or not): its `Int`, `Bool` or `Float`
-/// argument, or `Float` (the default kind) where a dimension literal ends the list; a list that
-/// ends with a parameter (`Tensor<B, D, K>`) may be of any kind.
-fn declared_kind(ctx: &FileCtx, ty: &ast::Type) -> Option<Kind> {
-    let ty = match ty {
-        ast::Type::RefType(reference) => reference.ty()?,
-        other => other.clone(),
-    };
-    let ast::Type::PathType(path_type) = ty else {
-        return None;
-    };
-    let path = path_type.path()?;
-    if ctx.index.burn_name(ctx.file_id, &path).as_deref() != Some("Tensor") {
-        return None;
-    }
-    let arguments: Vec<String> = (path.segment()?.generic_arg_list()?.generic_args())
-        .map(|argument| argument.syntax().text().to_string())
-        .collect();
-    let named = arguments
-        .iter()
-        .find_map(|argument| match argument.rsplit("::").next()? {
-            "Int" => Some(Kind::Int),
-            "Bool" => Some(Kind::Bool),
-            "Float" => Some(Kind::Float),
-            _ => None,
-        });
-    let ends_with_a_dimension = arguments
-        .last()
-        .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_digit()));
-    named.or(ends_with_a_dimension.then_some(Kind::Float))
 }
 
 /// The return type of the function whose value `expr` is: its body's tail expression, or the
