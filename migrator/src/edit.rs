@@ -7,6 +7,15 @@ use crate::rules::{Applicability, RuleKey};
 
 /// What a rule found at one site, with the fix where the rule knows one: an edit, or (with
 /// `fix: None`) a finding that needs a person.
+/// How a to-do marker starts (`migrate::markers`): a comment `--apply` writes where a finding
+/// for a person would otherwise vanish from the port.
+pub const TODO_MARKER: &str = "burn-migrate: todo(";
+
+/// How every to-do marker of `rule` starts (`burn-migrate: todo(rule-id)`).
+pub fn todo_marker(rule: RuleKey) -> String {
+    format!("{TODO_MARKER}{rule})")
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub range: TextRange,

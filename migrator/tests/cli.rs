@@ -237,6 +237,40 @@ fn a_kept_import_does_not_hide_another_finding_of_the_port() {
     }
 }
 
+/// A function left whole to a person (it uses kernel API 0.22.1 keeps) holds the findings
+/// inside it. The port is 0.22 code, where only the to-do marker says the function is a
+/// person's: `--check` on it lists what `--apply` listed, and the marker names what it holds.
+#[test]
+fn check_on_the_port_lists_code_left_whole_as_apply_did() {
+    let dir = project(b"use burn::backend::autodiff::checkpoint::strategy::NoCheckpointing;\nuse burn::backend::autodiff::ops::{Backward, OpsKind};\nuse burn::backend::Autodiff;\nuse burn::prelude::*;\nuse burn::tensor::TensorPrimitive;\n\npub fn op<B: Backend>(x: Tensor<Autodiff<B>, 1>) {\n    #[derive(Debug)]\n    struct Identity;\n\n    impl<B: Backend> Backward<B, 1> for Identity {\n        type State = ();\n        fn backward(self, _: burn::backend::autodiff::ops::Ops<(), 1>, _: &mut burn::backend::autodiff::grads::Gradients, _: &mut burn::backend::autodiff::checkpoint::base::Checkpointer) {}\n    }\n\n    let TensorPrimitive::Float(p) = x.into_primitive() else {\n        return;\n    };\n    let _ = matches!(Identity.prepare::<NoCheckpointing>([p.node.clone()]).compute_bound().stateful(), OpsKind::Tracked(_));\n}\n\nfn main() {}\n");
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let left: Vec<&str> = (stderr.lines())
+        .filter(|l| l.trim_start().starts_with("src/main.rs:"))
+        .collect();
+    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
+    let marker = main
+        .lines()
+        .find(|l| l.contains("todo(backend-extension-trait)") && l.contains("this function uses"))
+        .unwrap_or_else(|| panic!("{main}"));
+    assert!(marker.contains("1 `tensor-primitive`"), "{marker}");
+    assert!(!main.contains("todo(tensor-primitive)"), "{main}");
+    let check = burn_migrate(&["--check", "--format", "json"], dir.path());
+    let findings: Vec<serde_json::Value> = serde_json::from_slice(&check.stdout).unwrap();
+    let in_main: Vec<&serde_json::Value> = findings
+        .iter()
+        .filter(|f| f["file"] == "src/main.rs")
+        .collect();
+    assert_eq!(in_main.len(), left.len(), "{findings:#?}\n{stderr}");
+    assert!(
+        in_main
+            .iter()
+            .all(|f| f["rule"] == "backend-extension-trait"),
+        "{findings:#?}"
+    );
+}
+
 /// Exit codes: 0 nothing to do; `--diff` 1 when there is a diff, 0 when not; 2 for errors,
 /// each error message saying its cause once.
 #[test]

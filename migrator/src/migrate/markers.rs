@@ -10,7 +10,7 @@ use crate::edit::Change;
 use crate::migrate::outcome::{ManifestChange, Report};
 use crate::rules::{RuleKey, RuleSet};
 
-const MARKER: &str = "burn-migrate: todo(";
+const MARKER: &str = crate::edit::TODO_MARKER;
 
 /// One marker found in a file's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,10 @@ fn count_prefix(count: usize) -> String {
 
 /// The comment text of a marker (without the comment leader).
 pub fn text(rule: RuleKey, message: &str) -> String {
-    format!("{MARKER}{rule}) {message}; delete this comment when done")
+    format!(
+        "{} {message}; delete this comment when done",
+        crate::edit::todo_marker(rule)
+    )
 }
 
 /// The markers in `text`, whose comments start with `leader` (`//` in Rust, `#` in TOML). A

@@ -63,7 +63,8 @@ pub fn keep_findings_visible(
                 add_missing_markers(outcome, rechecked, file.edition, rules);
             }
             if outcome.error.is_none() {
-                outcome.port_findings = Some(port_findings(outcome, rechecked, rules));
+                let findings = port_findings(outcome, rechecked, file.edition, rules);
+                outcome.port_findings = Some(findings);
             }
         },
     );
@@ -73,8 +74,14 @@ pub fn keep_findings_visible(
 /// What `--check` will list in `outcome`'s port once written: the manual findings of the
 /// check of the port (`rechecked`, made on the port before its to-do markers went in, so
 /// moved down by the lines they added) and a finding per marker, as `markers::findings` makes
-/// them from the text on disk.
-fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet) -> Vec<Change> {
+/// them from the text on disk. A marker over code left to a person holds the findings inside
+/// it, as the check of the written port sees (`transforms::fold_into_marked_items`).
+fn port_findings(
+    outcome: &FileOutcome,
+    rechecked: &FileOutcome,
+    edition: ra_ap_syntax::Edition,
+    rules: &RuleSet,
+) -> Vec<Change> {
     let checked: &str = &rechecked.original;
     let written = outcome.migrated.as_str();
     let mut out: Vec<Change> = rechecked
@@ -87,6 +94,7 @@ fn port_findings(outcome: &FileOutcome, rechecked: &FileOutcome, rules: &RuleSet
         // Markers add whole lines.
         line_map::LinesMoved::new(checked, written).apply(&mut out);
     }
+    crate::migrate::transforms::fold_into_marked_items(&mut out, written, edition);
     for marker in markers::find(written, "//", rules) {
         for _ in 0..marker.count {
             out.push(Change::manual(marker.range, marker.rule, &marker.message));

@@ -10,7 +10,7 @@
 //! (`CubeTensor`, `into_contiguous`).
 
 use ra_ap_syntax::ast::{self, HasName};
-use ra_ap_syntax::{AstNode, TextRange};
+use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange};
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -18,7 +18,7 @@ use super::context::FileCtx;
 use super::imports;
 use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::full_use_path;
-use crate::edit::Change;
+use crate::edit::{todo_marker, Change};
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::segment_names;
 
@@ -39,6 +39,7 @@ pub fn run(ctx: &mut FileCtx) {
         // Marker traits (no items of their own) go instead (rule `backend-marker-trait`).
         .filter(|name| !ctx.index.marker_traits.contains(*name))
         .collect();
+    left_by_an_earlier_port(ctx);
     report_backend_api_impls(ctx);
     if !extensions.is_empty() {
         report_extensions(ctx, &extensions);
@@ -214,6 +215,39 @@ fn argument_of_a_backend_type(ctx: &FileCtx, path: &ast::Path) -> bool {
             })
 }
 
+/// Items an earlier `--apply` left to a person, under this rule's to-do marker (their first
+/// comment, which the parse puts inside the item; `migrate::markers`), stay a person's on the port: no edit inside,
+/// and the findings inside are part of the marker's (`fold_findings_inside`), as they were part
+/// of the finding the marker stands for. The port is 0.22 code, where kernel API that 0.22.1
+/// keeps at its path is no finding of its own, so only the marker says so.
+fn left_by_an_earlier_port(ctx: &mut FileCtx) {
+    let marked = marked_items(&ctx.root(), &ctx.file.text);
+    ctx.hands_off.extend(marked);
+}
+
+/// The items of the file at `root` (whose text is `text`) that start with this rule's to-do
+/// marker (see `left_by_an_earlier_port`).
+pub fn marked_items(root: &SyntaxNode, text: &str) -> Vec<TextRange> {
+    let head = todo_marker(RuleId::BackendExtensionTrait.into());
+    if !text.contains(&head) {
+        return Vec::new();
+    }
+    (root.descendants_with_tokens())
+        .filter_map(|element| element.into_token())
+        .filter(|token| token.kind() == SyntaxKind::COMMENT && token.text().contains(&head))
+        .filter_map(|comment| {
+            let item = comment.parent()?;
+            let first = ast::Item::can_cast(item.kind())
+                && (item.children_with_tokens())
+                    .take_while(|element| element.as_token() != Some(&comment))
+                    .all(|element| {
+                        matches!(element.kind(), SyntaxKind::COMMENT | SyntaxKind::WHITESPACE)
+                    });
+            first.then(|| item.text_range())
+        })
+        .collect()
+}
+
 /// Reports `item` over its whole text and keeps every edit out of it.
 fn leave_to_a_person(ctx: &mut FileCtx, item: &ra_ap_syntax::SyntaxNode, message: String) {
     let range = item.text_range();
@@ -226,23 +260,28 @@ fn leave_to_a_person(ctx: &mut FileCtx, item: &ra_ap_syntax::SyntaxNode, message
 }
 
 /// The findings inside what a person ports as a whole (`regions`, `FileCtx::hands_off`) are
-/// steps of that one port: they go into the whole item's finding, which names them by rule,
-/// instead of each being a site of its own (with a marker in text the port leaves as written).
+/// steps of that one port: each goes into the finding of the innermost region around it, which
+/// names them by rule, instead of being a site of its own (with a marker in text the port
+/// leaves as written). A region's own finding (this rule's, over the region's whole text) stays,
+/// nested or not: an impl inside a function is ported on its own.
 pub fn fold_findings_inside(changes: &mut Vec<Change>, regions: &[TextRange]) {
-    let outermost: Vec<TextRange> = (regions.iter().copied())
-        .filter(|r| !regions.iter().any(|o| o != r && o.contains_range(*r)))
-        .collect();
-    let region_of_its_own = |c: &Change| {
+    let own_region = |c: &Change| {
         let whole = c.rule == RuleKey::Builtin(RuleId::BackendExtensionTrait);
-        (outermost.iter()).position(|r| whole && *r == c.range)
+        (regions.iter()).position(|r| whole && *r == c.range)
     };
-    // By region (its position in `outermost`) and rule: how many findings went in.
+    let innermost = |range: TextRange| {
+        (regions.iter().enumerate())
+            .filter(|(_, r)| r.contains_range(range))
+            .min_by_key(|(_, r)| r.len())
+            .map(|(i, _)| i)
+    };
+    // By region (its position in `regions`) and rule: how many findings went in.
     let mut inside: BTreeMap<(usize, &'static str), usize> = BTreeMap::new();
     changes.retain(|c| {
-        if c.fix.is_some() || region_of_its_own(c).is_some() {
+        if c.fix.is_some() || own_region(c).is_some() {
             return true;
         }
-        match (outermost.iter()).position(|r| r.contains_range(c.range)) {
+        match innermost(c.range) {
             Some(region) => {
                 *inside.entry((region, c.rule.as_str())).or_default() += 1;
                 false
@@ -251,11 +290,11 @@ pub fn fold_findings_inside(changes: &mut Vec<Change>, regions: &[TextRange]) {
         }
     });
     for change in changes.iter_mut() {
-        let Some(region) = region_of_its_own(change) else {
+        let Some(region) = own_region(change) else {
             continue;
         };
         let held: Vec<String> = (inside.iter())
-            .filter(|((of, _), _)| *of == region)
+            .filter(|((of, _), _)| regions[*of] == regions[region])
             .map(|((_, rule), count)| format!("{count} `{rule}`"))
             .collect();
         if !held.is_empty() {
