@@ -200,6 +200,29 @@ fn findings_inside_code_left_to_a_person_are_part_of_its_finding() {
     );
 }
 
+/// A finding inside another of its rule is that one's site: the recorder settings of a
+/// removed recorder type are rewritten with it. Two of one rule side by side are two sites.
+#[test]
+fn a_finding_inside_another_of_its_rule_is_part_of_it() {
+    let text = "use burn::prelude::*;\nuse burn::record::{FullPrecisionSettings, NamedMpkFileRecorder, Recorder};\n\npub fn load<B: Backend>(device: &B::Device) -> Option<()> {\n    let recorder = NamedMpkFileRecorder::<FullPrecisionSettings>::new();\n    let settings = FullPrecisionSettings::default();\n    let _: () = recorder.load(\"/tmp/x\".into(), device).ok()?;\n    let _ = settings;\n    Some(())\n}\n";
+    let (_, manual) = port_with_messages(text);
+    let removed = messages_of(&manual, RuleId::RecorderTypes);
+    assert_eq!(
+        removed
+            .iter()
+            .filter(|m| m.contains("`burn::record::FullPrecisionSettings`"))
+            .count(),
+        1,
+        "the settings alone, not inside the recorder's path: {manual:#?}"
+    );
+    assert!(
+        removed
+            .iter()
+            .any(|m| m.contains("`burn::record::NamedMpkFileRecorder`")),
+        "{manual:#?}"
+    );
+}
+
 #[test]
 fn a_backend_trait_re_exported_by_another_file_is_burns() {
     let lib = "pub mod compute {\n    pub use burn::tensor::backend::Backend as Compute;\n}\n";

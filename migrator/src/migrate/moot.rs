@@ -47,7 +47,7 @@ pub fn drop_moot_findings(changes: Vec<Change>, file: &SourceFile) -> Vec<Change
         let name = text.get(usize::from(finding.range.start())..usize::from(finding.range.end()));
         an_import && name.is_some_and(|n| !n.is_empty() && replacement.contains(n))
     };
-    changes
+    let kept: Vec<Change> = changes
         .iter()
         .filter(|c| {
             c.fix.is_some()
@@ -57,6 +57,50 @@ pub fn drop_moot_findings(changes: Vec<Change>, file: &SourceFile) -> Vec<Change
                     edit.0 != c.range && edit.0.contains_range(c.range) && !survives(c, edit)
                 })
         })
+        .cloned()
+        .collect();
+    drop_findings_inside_their_rules_own(kept, &root)
+}
+
+/// A finding for a person inside another of the same rule is part of that one's site
+/// (`NamedMpkFileRecorder::<FullPrecisionSettings>::new`, both removed recorder types; the
+/// graphics API of an `init_setup::<AutoGraphicsApi>` call): whoever rewrites the outer text
+/// rewrites it. A finding over a whole item (an impl a person ports by hand) holds no other
+/// site this way: the item's own findings are the steps of its port, which the item's rule
+/// names (`FileCtx::hands_off`).
+fn drop_findings_inside_their_rules_own(
+    changes: Vec<Change>,
+    root: &ast::SourceFile,
+) -> Vec<Change> {
+    let is_an_item = |range: ra_ap_syntax::TextRange| {
+        // (`covering_element` panics on a range past the tree's end.)
+        root.syntax().text_range().contains_range(range)
+            && match root.syntax().covering_element(range) {
+                ra_ap_syntax::NodeOrToken::Node(node) => {
+                    node.text_range() == range && ast::Item::can_cast(node.kind())
+                }
+                ra_ap_syntax::NodeOrToken::Token(_) => false,
+            }
+    };
+    let mut outer: Vec<&Change> = (changes.iter())
+        .filter(|c| c.fix.is_none() && !c.range.is_empty())
+        .collect();
+    if outer.len() < 2 {
+        return changes;
+    }
+    // By start, longest first: the findings that may hold one start at or before it.
+    outer.sort_by_key(|c| (c.range.start(), std::cmp::Reverse(c.range.end())));
+    let held = |c: &Change| {
+        let starting_before = outer.partition_point(|o| o.range.start() <= c.range.start());
+        outer[..starting_before].iter().any(|o| {
+            o.rule == c.rule
+                && o.range != c.range
+                && o.range.contains_range(c.range)
+                && !is_an_item(o.range)
+        })
+    };
+    (changes.iter())
+        .filter(|c| c.fix.is_some() || !held(c))
         .cloned()
         .collect()
 }
@@ -68,8 +112,9 @@ mod tests {
     use ra_ap_syntax::TextRange;
 
     /// Outside imports a finding goes exactly where an applied edit other than itself holds
-    /// it: checked against every edit, on edits and findings of pseudo-random ranges (nested,
-    /// overlapping, empty, shared starts) over text without a `use`.
+    /// it, or another finding of its rule does: checked against every edit and finding, on
+    /// edits and findings of pseudo-random ranges (nested, overlapping, empty, shared starts)
+    /// over text without a `use` or an item.
     #[test]
     fn findings_inside_applied_edits_go() {
         let text = "x".repeat(400);
@@ -97,12 +142,25 @@ mod tests {
             .filter(|c| !c.range.is_empty() && c.is_applied())
             .map(|c| c.range)
             .collect();
-        let expected: Vec<Change> = (changes.iter())
+        let outside_edits: Vec<Change> = (changes.iter())
             .filter(|c| {
                 c.fix.is_some()
                     || !edits
                         .iter()
                         .any(|&e| e != c.range && e.contains_range(c.range))
+            })
+            .cloned()
+            .collect();
+        // Nor inside another finding of its rule (every finding here is of one rule).
+        let expected: Vec<Change> = (outside_edits.iter())
+            .filter(|c| {
+                c.fix.is_some()
+                    || !outside_edits.iter().any(|o| {
+                        o.fix.is_none()
+                            && !o.range.is_empty()
+                            && o.range != c.range
+                            && o.range.contains_range(c.range)
+                    })
             })
             .cloned()
             .collect();
