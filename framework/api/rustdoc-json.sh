@@ -8,7 +8,10 @@
 # `burn` at the exact version with the features the pinned framework crate uses (plus `store`),
 # copies the framework lockfile into it (so every dependency resolves as pinned), and runs
 # `cargo +nightly rustdoc -p <crate>@<version> --lib -- -Z unstable-options --output-format json`
-# for each crate, one at a time, offline. No `cpu`/`cuda` features: they download LLVM. 0.22
+# for each crate, one at a time. No `cpu`/`cuda` features: they download LLVM. 0.21 also
+# builds `collective` (its `burn::collective` module, which 0.22 removed: the tool reads an
+# import of it as gone), whose crates the framework lockfile does not hold: cargo adds them to
+# the scratch copy at their newest compatible versions and keeps every other pin. 0.22
 # also builds `wgpu` and `template`, so the listing has the backend module a custom kernel
 # imports from (`burn::backend::wgpu::{CubeTensor, KernelSource, ..}`) and the tool can tell
 # which of those imports 0.22.1 still resolves. `PINS="0.22"` regenerates one release only.
@@ -16,11 +19,11 @@ set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-/work/apidiff-target/json}
 work=$(dirname "$out")
-crates="burn-std burn-backend burn-tensor burn-core burn-nn burn-optim burn-dataset burn-store burn-autodiff burn-dispatch burn-train burn-cubecl burn-wgpu burn"
+crates="burn-std burn-backend burn-tensor burn-core burn-nn burn-optim burn-dataset burn-store burn-autodiff burn-dispatch burn-train burn-cubecl burn-wgpu burn-collective burn"
 for pin in ${PINS:-0.21 0.22}; do
   lock=$repo/framework/burn-$pin/Cargo.lock
   version=$(grep -A1 '^name = "burn"$' "$lock" | sed -n 's/^version = "\(.*\)"/\1/p')
-  case $pin in 0.21) backend='"ndarray"' ;; 0.22) backend='"flex", "wgpu", "template"' ;; esac
+  case $pin in 0.21) backend='"ndarray", "collective"' ;; 0.22) backend='"flex", "wgpu", "template"' ;; esac
   scratch=$work/scratch-$pin
   mkdir -p "$scratch/src" "$out/$version"
   : > "$scratch/src/lib.rs"
@@ -39,10 +42,10 @@ TOML
     json=$out/$version/${c//-/_}.json
     [ -f "$json" ] && continue
     # crates this release's dependency graph does not build (burn-dispatch in 0.21) are skipped
-    (cd "$scratch" && cargo +nightly tree --offline -e normal --prefix none | grep -q "^$c v$version") \
+    (cd "$scratch" && cargo +nightly tree -e normal --prefix none | grep -q "^$c v$version") \
       || { echo "skip $c@$version (not in the graph)"; continue; }
     echo "== $c@$version"
-    (cd "$scratch" && CARGO_TARGET_DIR=$work/target-$pin nice -n 10 cargo +nightly rustdoc --offline \
+    (cd "$scratch" && CARGO_TARGET_DIR=$work/target-$pin nice -n 10 cargo +nightly rustdoc \
       -p "$c@$version" --lib -- -Z unstable-options --output-format json)
     cp "$work/target-$pin/doc/${c//-/_}.json" "$json"
   done

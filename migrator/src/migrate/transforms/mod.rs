@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
-use ra_ap_syntax::{AstNode, Edition, TextRange};
+use ra_ap_syntax::TextRange;
 
 use crate::edit::Change;
 use crate::error::Error;
@@ -29,6 +29,7 @@ mod backend_elem;
 mod backend_elem_dtype;
 mod backend_element_generics;
 mod backend_extension_trait;
+pub use backend_extension_trait::fold_into_marked_items;
 mod backend_marker_trait;
 mod call_template;
 mod context;
@@ -270,36 +271,6 @@ fn keep_hands_off(ctx: &mut FileCtx) {
         .retain(|c| c.fix.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range)));
     backend_extension_trait::fold_findings_inside(&mut ctx.changes, &hands_off);
     ctx.hands_off = hands_off;
-}
-
-/// What an earlier `--apply` left to a person under a `backend-extension-trait` to-do marker
-/// in `text` (a port, with its markers): the findings of `changes` (the check of the port
-/// before its markers went in) inside such an item are part of the marker's, as
-/// `FileCtx::hands_off` makes them when the written port is checked. The items that check
-/// reported whole themselves keep their findings, as there.
-pub fn fold_into_marked_items(changes: &mut Vec<Change>, text: &str, edition: Edition) {
-    let whole = RuleKey::from(crate::rules::RuleId::BackendExtensionTrait);
-    if !text.contains(&crate::edit::todo_marker(whole)) {
-        return;
-    }
-    let root = crate::migrate::source::parse(text, edition)
-        .0
-        .syntax()
-        .clone();
-    let mut regions = backend_extension_trait::marked_items(&root, text);
-    let reported_whole = (changes.iter())
-        .filter(|c| c.rule == whole && c.fix.is_none())
-        .map(|c| c.range)
-        .filter(|&range| {
-            // (`covering_element` panics on a range past the tree's end.)
-            root.text_range().contains_range(range)
-                && match root.covering_element(range) {
-                    ra_ap_syntax::NodeOrToken::Node(node) => node.text_range() == range,
-                    ra_ap_syntax::NodeOrToken::Token(_) => false,
-                }
-        });
-    regions.extend(reported_whole);
-    backend_extension_trait::fold_findings_inside(changes, &regions);
 }
 
 /// Runs `step` with nothing in the context's outputs, and takes what it left there.
