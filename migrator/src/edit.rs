@@ -5,8 +5,6 @@ use ra_ap_syntax::{TextRange, TextSize};
 
 use crate::rules::{Applicability, RuleKey};
 
-/// What a rule found at one site, with the fix where the rule knows one: an edit, or (with
-/// `fix: None`) a finding that needs a person.
 /// How a to-do marker starts (`migrate::markers`): a comment `--apply` writes where a finding
 /// for a person would otherwise vanish from the port.
 pub const TODO_MARKER: &str = "burn-migrate: todo(";
@@ -16,6 +14,8 @@ pub fn todo_marker(rule: RuleKey) -> String {
     format!("{TODO_MARKER}{rule})")
 }
 
+/// What a rule found at one site, with the fix where the rule knows one: an edit, or (with
+/// `fix: None`) a finding that needs a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub range: TextRange,

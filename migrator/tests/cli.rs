@@ -206,6 +206,20 @@ fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
     );
 }
 
+/// `--apply` on the one-file project at `dir`, which must write the port: what it printed, the
+/// findings it lists as left in `src/main.rs`, and that file's port.
+fn apply_and_list(dir: &Path) -> (String, Vec<String>, String) {
+    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let left = (stderr.lines())
+        .filter(|l| l.trim_start().starts_with("src/main.rs:"))
+        .map(str::to_string)
+        .collect();
+    let main = std::fs::read_to_string(dir.join("src/main.rs")).unwrap();
+    (stderr, left, main)
+}
+
 /// An import the port keeps because a macro body still names it is reported, on the port,
 /// under the rule that kept it, so it does not stand in for another site's finding: each
 /// recorder use `--apply` leaves is still listed by `--check` (the bound on `R` lost its
@@ -213,14 +227,8 @@ fn manual_findings_are_listed_after_apply_and_keep_check_failing() {
 #[test]
 fn a_kept_import_does_not_hide_another_finding_of_the_port() {
     let dir = project(b"use burn::{\n    prelude::*,\n    record::{FileRecorder, FullPrecisionSettings, HalfPrecisionSettings},\n};\n\nmacro_rules! settings {\n    () => {\n        FullPrecisionSettings::default()\n    };\n}\n\npub fn save<B: Backend, R: FileRecorder<B>>() {\n    let _ = settings!();\n    let _ = HalfPrecisionSettings::default();\n}\n\nfn main() {}\n");
-    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let left: Vec<&str> = (stderr.lines())
-        .filter(|l| l.trim_start().starts_with("src/main.rs:"))
-        .collect();
+    let (stderr, left, main) = apply_and_list(dir.path());
     assert!(left.iter().any(|l| l.contains("FileRecorder")), "{stderr}");
-    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
     assert!(main.contains("record::FullPrecisionSettings,"), "{main}");
     let check = burn_migrate(&["--check", "--format", "json"], dir.path());
     let findings: Vec<serde_json::Value> = serde_json::from_slice(&check.stdout).unwrap();
@@ -243,13 +251,7 @@ fn a_kept_import_does_not_hide_another_finding_of_the_port() {
 #[test]
 fn check_on_the_port_lists_code_left_whole_as_apply_did() {
     let dir = project(b"use burn::backend::autodiff::checkpoint::strategy::NoCheckpointing;\nuse burn::backend::autodiff::ops::{Backward, OpsKind};\nuse burn::backend::Autodiff;\nuse burn::prelude::*;\nuse burn::tensor::TensorPrimitive;\n\npub fn op<B: Backend>(x: Tensor<Autodiff<B>, 1>) {\n    #[derive(Debug)]\n    struct Identity;\n\n    impl<B: Backend> Backward<B, 1> for Identity {\n        type State = ();\n        fn backward(self, _: burn::backend::autodiff::ops::Ops<(), 1>, _: &mut burn::backend::autodiff::grads::Gradients, _: &mut burn::backend::autodiff::checkpoint::base::Checkpointer) {}\n    }\n\n    let TensorPrimitive::Float(p) = x.into_primitive() else {\n        return;\n    };\n    let _ = matches!(Identity.prepare::<NoCheckpointing>([p.node.clone()]).compute_bound().stateful(), OpsKind::Tracked(_));\n}\n\nfn main() {}\n");
-    let out = burn_migrate(&["--apply", "--allow-no-vcs"], dir.path());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let left: Vec<&str> = (stderr.lines())
-        .filter(|l| l.trim_start().starts_with("src/main.rs:"))
-        .collect();
-    let main = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
+    let (stderr, left, main) = apply_and_list(dir.path());
     let marker = main
         .lines()
         .find(|l| l.contains("todo(backend-extension-trait)") && l.contains("this function uses"))

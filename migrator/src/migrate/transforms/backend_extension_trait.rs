@@ -215,11 +215,12 @@ fn argument_of_a_backend_type(ctx: &FileCtx, path: &ast::Path) -> bool {
             })
 }
 
-/// Items an earlier `--apply` left to a person, under this rule's to-do marker (their first
-/// comment, which the parse puts inside the item; `migrate::markers`), stay a person's on the port: no edit inside,
-/// and the findings inside are part of the marker's (`fold_findings_inside`), as they were part
-/// of the finding the marker stands for. The port is 0.22 code, where kernel API that 0.22.1
-/// keeps at its path is no finding of its own, so only the marker says so.
+/// Items an earlier `--apply` left to a person, under this rule's to-do marker (`migrate::
+/// markers`; their first comment, which the parse puts inside the item), stay a person's on
+/// the port: no edit inside, and the findings inside are part of the marker's
+/// (`fold_findings_inside`), as they were part of the finding the marker stands for. The port
+/// is 0.22 code, where kernel API that 0.22.1 keeps at its path is no finding of its own, so
+/// only the marker says so.
 fn left_by_an_earlier_port(ctx: &mut FileCtx) {
     let marked = marked_items(&ctx.root(), &ctx.file.text);
     ctx.hands_off.extend(marked);
