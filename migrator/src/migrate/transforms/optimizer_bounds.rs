@@ -108,5 +108,5 @@ fn is_a_built_optimizer(ctx: &FileCtx, path: &ast::Path) -> bool {
     };
     !(arguments.syntax().descendants())
         .filter_map(ast::NameRef::cast)
-        .any(|name| parameters.contains(&*name.text()))
+        .any(|name| parameters.contains(name.text()))
 }
