@@ -223,6 +223,23 @@ fn a_finding_inside_another_of_its_rule_is_part_of_it() {
     );
 }
 
+/// A type an attribute passes as a named string for a procedural macro to emit loses its
+/// backend argument as the same type in code does; a positional string (test data) and a label
+/// are text. (A procedural macro of the project's own is no example's.)
+#[test]
+fn a_type_an_attribute_passes_as_a_string_loses_its_backend_argument() {
+    let text = "use burn::prelude::*;\n\npub type InferenceBackend = burn::backend::NdArray;\n\npub struct Server<B: Backend, C> {\n    pub device: B::Device,\n    pub config: C,\n}\n\n#[registry(\n    server(crate_namespace = \"servers\", server_type = \"Server<InferenceBackend, u8>\"),\n    server(server_type = \"Server<InferenceBackend>\"),\n)]\n#[case(\"Server<InferenceBackend>\")]\n#[doc(alias = \"Flex (CPU)\")]\npub struct Registry;\n";
+    let (out, manual) = port(text);
+    assert!(out.contains("server_type = \"Server<u8>\""), "{out}");
+    assert!(out.contains("server(server_type = \"Server\")"), "{out}");
+    assert!(
+        out.contains("#[case(\"Server<InferenceBackend>\")]"),
+        "{out}"
+    );
+    assert!(out.contains("#[doc(alias = \"Flex (CPU)\")]"), "{out}");
+    assert!(manual.is_empty(), "{manual:?}\n{out}");
+}
+
 #[test]
 fn a_backend_trait_re_exported_by_another_file_is_burns() {
     let lib = "pub mod compute {\n    pub use burn::tensor::backend::Backend as Compute;\n}\n";
@@ -1820,15 +1837,16 @@ pub mod backend_types {
 }
 
 /// A backend alias the port deletes, named in a string an attribute passes as a named value
-/// (a procedural macro that parses a type out of it: `server_type = "Server<Inference>"`),
-/// is reported; a positional string (test data: `#[case("Server<Inference>")]`) and a string
-/// that is no type (a label: `name = "Inference (CPU)"`) are text.
+/// (a procedural macro that parses a type out of it: `backend_type = "Inference"`), is
+/// reported where no rule rewrites it (a generic argument goes: `a_type_an_attribute_passes_as_a_string_loses_its_backend_argument`); a
+/// positional string (test data: `#[case("Server<Inference>")]`) and a string that is no type
+/// (a label: `name = "Inference (CPU)"`) are text.
 #[test]
 fn a_backend_alias_in_a_named_attribute_string_is_reported() {
     let text = "\
 pub type Inference = burn::backend::NdArray;
 
-#[registry(server_type = \"Server<Inference>\")]
+#[registry(backend_type = \"Inference\")]
 pub struct Registry;
 
 #[cfg_attr(test, case(\"Server<Inference>\"))]

@@ -209,10 +209,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
 fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -> Vec<Use> {
     // The value of a `name = ".."` pair (`server_type = "Server<B>"`, serde's `bound = ".."`),
     // not a positional string (`#[case("Server<B>")]` test data).
-    let a_named_value = prev_significant(token).is_some_and(|eq| {
-        eq.text() == "=" && prev_significant(&eq).is_some_and(|n| n.kind() == SyntaxKind::IDENT)
-    });
-    if token.kind() != SyntaxKind::STRING || !a_named_value || !is_a_type(token.text()) {
+    if !crate::migrate::transforms::is_a_named_type_string(token) {
         return Vec::new();
     }
     let text = token.text();
@@ -255,17 +252,6 @@ fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -
         }
     }
     out
-}
-
-/// Whether a string literal (`"Server<InferenceBackend>"`, quotes included) holds a Rust type,
-/// as a macro that parses one out of it would read it; a label (`"Flex (CPU)"`) does not.
-fn is_a_type(literal: &str) -> bool {
-    let Some(content) = (literal.strip_prefix('"')).and_then(|l| l.strip_suffix('"')) else {
-        return false;
-    };
-    let item = format!("type T = {content};");
-    let parsed = ra_ap_syntax::SourceFile::parse(&item, ra_ap_syntax::Edition::CURRENT);
-    parsed.errors().is_empty()
 }
 
 /// Whether an identifier in macro input is a Burn backend type written out:

@@ -1,7 +1,7 @@
 //! Drops the backend argument wherever generic arguments are written: `Tensor<B, 2>` ->
 //! `Tensor<2>`, `Linear<B>` -> `Linear`, `init::<B>(..)` -> `init(..)`,
 //! `train::<MyBackend, Ds>(..)` -> `train::<Ds>(..)`, and `_` at a project item's backend
-//! position.
+//! position; also in a type an attribute passes as a string for a procedural macro to emit.
 
 use ra_ap_syntax::ast;
 use ra_ap_syntax::{AstNode, TextRange};
@@ -31,7 +31,12 @@ pub fn run(ctx: &mut FileCtx) {
     }
     // The input of `vec![..]` (and of std's expression macros called through a path), which the
     // parse leaves as tokens, judged with the backends in scope at the call.
-    for input in super::macro_input::expression_macro_inputs(ctx, "<") {
+    // And a type an attribute passes as a string for a procedural macro to emit
+    // (`server_type = "Server<InferenceBackend>"`), judged with the backends in scope there.
+    let inputs = super::macro_input::expression_macro_inputs(ctx, "<")
+        .into_iter()
+        .chain(super::macro_input::attribute_type_strings(ctx));
+    for input in inputs {
         let scope = ctx.backends_in_scope(&input.call);
         for list in (input.root.syntax().descendants()).filter_map(ast::GenericArgList::cast) {
             drop_backend_args(ctx, &list, &scope, &|range| input.in_file(range));

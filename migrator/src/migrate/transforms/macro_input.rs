@@ -110,3 +110,79 @@ fn expression_macro_name(call: &ast::MacroCall) -> Option<String> {
     (name == "vec" || crate::migrate::source::EXPRESSION_MACROS.contains(&name.as_str()))
         .then(|| name.clone())
 }
+
+/// A string an attribute passes as a named value that holds a Rust type
+/// (`#[registry(server_type = "Server<InferenceBackend>")]`): a procedural macro parses the
+/// type out of it and emits it as code, which the parse of the file leaves as a string. Not a
+/// positional string (`#[case("Server<B>")]` test data), nor a label (`"Flex (CPU)"`).
+pub fn is_a_named_type_string(token: &ra_ap_syntax::SyntaxToken) -> bool {
+    use crate::util::syntax::prev_significant;
+    use ra_ap_syntax::SyntaxKind;
+    let a_named_value = prev_significant(token).is_some_and(|eq| {
+        eq.text() == "=" && prev_significant(&eq).is_some_and(|n| n.kind() == SyntaxKind::IDENT)
+    });
+    let in_an_attribute = (token.parent_ancestors())
+        .find(|node| {
+            ast::TokenTree::can_cast(node.kind())
+                && !node
+                    .parent()
+                    .is_some_and(|p| ast::TokenTree::can_cast(p.kind()))
+        })
+        .and_then(|tree| tree.parent())
+        .is_some_and(|p| ast::Meta::can_cast(p.kind()));
+    token.kind() == SyntaxKind::STRING
+        && a_named_value
+        && in_an_attribute
+        && string_type(token.text(), ra_ap_syntax::Edition::CURRENT).is_some()
+}
+
+/// The prefix under which `string_type` parses a string's content.
+const TYPE_PREFIX: &str = "type T = ";
+
+/// A string literal's content (`"Server<B>"`, quotes included) parsed as the type of an alias,
+/// where it is one (a plain string: an escape would shift the offsets).
+fn string_type(literal: &str, edition: ra_ap_syntax::Edition) -> Option<ast::SourceFile> {
+    let content = (literal.strip_prefix('"')).and_then(|l| l.strip_suffix('"'))?;
+    if content.contains('\\') {
+        return None;
+    }
+    let parse = ast::SourceFile::parse(&format!("{TYPE_PREFIX}{content};"), edition);
+    parse.errors().is_empty().then(|| parse.tree())
+}
+
+/// The types the file's attributes pass as named string values (`is_a_named_type_string`),
+/// each parsed on its own, with the attribute as the place its scope is read at.
+pub fn attribute_type_strings(ctx: &FileCtx) -> Vec<MacroInput> {
+    if !ctx.file.text.contains("= \"") && !ctx.file.text.contains("=\"") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for tree in ctx.nodes::<ast::TokenTree>() {
+        let Some(meta) = tree
+            .syntax()
+            .parent()
+            .filter(|p| ast::Meta::can_cast(p.kind()))
+        else {
+            continue;
+        };
+        let strings = (tree.syntax().descendants_with_tokens())
+            .filter_map(|element| element.into_token())
+            .filter(is_a_named_type_string);
+        for token in strings {
+            let Some(root) = string_type(token.text(), ctx.file.edition) else {
+                continue;
+            };
+            // The content starts after the quote, where the prefix ends in the parse.
+            let content = u32::from(token.text_range().start()) + 1;
+            let Some(shift) = content.checked_sub(TYPE_PREFIX.len() as u32) else {
+                continue;
+            };
+            out.push(MacroInput {
+                call: meta.clone(),
+                root,
+                shift: TextSize::from(shift),
+            });
+        }
+    }
+    out
+}

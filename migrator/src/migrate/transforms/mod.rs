@@ -30,6 +30,7 @@ mod backend_elem_dtype;
 mod backend_element_generics;
 mod backend_extension_trait;
 pub use backend_extension_trait::fold_into_marked_items;
+pub use macro_input::is_a_named_type_string;
 mod backend_marker_trait;
 mod call_template;
 mod context;
