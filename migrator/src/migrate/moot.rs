@@ -3,9 +3,12 @@
 
 use ra_ap_syntax::{ast, AstNode};
 
+use std::collections::HashMap;
+
 use crate::edit::Change;
 use crate::migrate::source::SourceFile;
 use crate::migrate::transforms;
+use crate::rules::RuleKey;
 
 /// A finding inside text that an applied edit rewrites whole (a recorder argument that
 /// `save_file`'s rewrite drops, say) needs nobody's attention.
@@ -82,22 +85,42 @@ fn drop_findings_inside_their_rules_own(
                 ra_ap_syntax::NodeOrToken::Token(_) => false,
             }
     };
-    let mut outer: Vec<&Change> = (changes.iter())
+    // Per rule, by start: the findings that may hold one start at or before it, and unless the
+    // furthest end among them reaches its end none does (found without looking at each: a
+    // large file has thousands of findings of one rule).
+    let mut by_rule: HashMap<RuleKey, Vec<ra_ap_syntax::TextRange>> = HashMap::new();
+    for c in changes
+        .iter()
         .filter(|c| c.fix.is_none() && !c.range.is_empty())
-        .collect();
-    if outer.len() < 2 {
+    {
+        by_rule.entry(c.rule).or_default().push(c.range);
+    }
+    if by_rule.values().all(|ranges| ranges.len() < 2) {
         return changes;
     }
-    // By start, longest first: the findings that may hold one start at or before it.
-    outer.sort_by_key(|c| (c.range.start(), std::cmp::Reverse(c.range.end())));
+    let by_rule: HashMap<RuleKey, (Vec<ra_ap_syntax::TextRange>, Vec<ra_ap_syntax::TextSize>)> =
+        (by_rule.into_iter())
+            .map(|(rule, mut ranges)| {
+                ranges.sort_by_key(|r| r.start());
+                let furthest_end = (ranges.iter())
+                    .scan(ra_ap_syntax::TextSize::from(0), |end, r| {
+                        *end = (*end).max(r.end());
+                        Some(*end)
+                    })
+                    .collect();
+                (rule, (ranges, furthest_end))
+            })
+            .collect();
     let held = |c: &Change| {
-        let starting_before = outer.partition_point(|o| o.range.start() <= c.range.start());
-        outer[..starting_before].iter().any(|o| {
-            o.rule == c.rule
-                && o.range != c.range
-                && o.range.contains_range(c.range)
-                && !is_an_item(o.range)
-        })
+        let Some((ranges, furthest_end)) = by_rule.get(&c.rule) else {
+            return false;
+        };
+        let starting_before = ranges.partition_point(|o| o.start() <= c.range.start());
+        starting_before > 0
+            && furthest_end[starting_before - 1] >= c.range.end()
+            && ranges[..starting_before]
+                .iter()
+                .any(|&o| o != c.range && o.contains_range(c.range) && !is_an_item(o))
     };
     (changes.iter())
         .filter(|c| c.fix.is_some() || !held(c))
