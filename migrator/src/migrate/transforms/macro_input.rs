@@ -16,7 +16,8 @@ use super::context::FileCtx;
 
 /// One expression macro's input, parsed on its own.
 pub struct MacroInput {
-    /// The outermost macro call around it, in the file (the place its scope is read at).
+    /// The outermost macro call around it, or the attribute whose string it is, in the file
+    /// (the place its scope is read at).
     pub call: SyntaxNode,
     /// The parsed input: `fn f(){(<input>,);}`, or `fn f(){[<input>];}` for `vec!`.
     pub root: ast::SourceFile,
@@ -116,6 +117,12 @@ fn expression_macro_name(call: &ast::MacroCall) -> Option<String> {
 /// type out of it and emits it as code, which the parse of the file leaves as a string. Not a
 /// positional string (`#[case("Server<B>")]` test data), nor a label (`"Flex (CPU)"`).
 pub fn is_a_named_type_string(token: &ra_ap_syntax::SyntaxToken) -> bool {
+    is_a_named_attribute_string(token)
+        && string_type(token.text(), ra_ap_syntax::Edition::CURRENT).is_some()
+}
+
+/// A string an attribute passes as a named value (`name = ".."`), whatever it holds.
+fn is_a_named_attribute_string(token: &ra_ap_syntax::SyntaxToken) -> bool {
     use crate::util::syntax::prev_significant;
     use ra_ap_syntax::SyntaxKind;
     let a_named_value = prev_significant(token).is_some_and(|eq| {
@@ -130,10 +137,7 @@ pub fn is_a_named_type_string(token: &ra_ap_syntax::SyntaxToken) -> bool {
         })
         .and_then(|tree| tree.parent())
         .is_some_and(|p| ast::Meta::can_cast(p.kind()));
-    token.kind() == SyntaxKind::STRING
-        && a_named_value
-        && in_an_attribute
-        && string_type(token.text(), ra_ap_syntax::Edition::CURRENT).is_some()
+    token.kind() == SyntaxKind::STRING && a_named_value && in_an_attribute
 }
 
 /// The prefix under which `string_type` parses a string's content.
@@ -153,9 +157,6 @@ fn string_type(literal: &str, edition: ra_ap_syntax::Edition) -> Option<ast::Sou
 /// The types the file's attributes pass as named string values (`is_a_named_type_string`),
 /// each parsed on its own, with the attribute as the place its scope is read at.
 pub fn attribute_type_strings(ctx: &FileCtx) -> Vec<MacroInput> {
-    if !ctx.file.text.contains("= \"") && !ctx.file.text.contains("=\"") {
-        return Vec::new();
-    }
     let mut out = Vec::new();
     for tree in ctx.nodes::<ast::TokenTree>() {
         let Some(meta) = tree
@@ -167,7 +168,7 @@ pub fn attribute_type_strings(ctx: &FileCtx) -> Vec<MacroInput> {
         };
         let strings = (tree.syntax().descendants_with_tokens())
             .filter_map(|element| element.into_token())
-            .filter(is_a_named_type_string);
+            .filter(is_a_named_attribute_string);
         for token in strings {
             let Some(root) = string_type(token.text(), ctx.file.edition) else {
                 continue;
