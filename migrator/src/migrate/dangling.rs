@@ -209,7 +209,7 @@ fn macro_uses(ctx: &FileCtx) -> Vec<Use> {
 fn backend_types_in_a_string(ctx: &FileCtx, token: &ra_ap_syntax::SyntaxToken) -> Vec<Use> {
     // The value of a `name = ".."` pair (`server_type = "Server<B>"`, serde's `bound = ".."`),
     // not a positional string (`#[case("Server<B>")]` test data).
-    if !crate::migrate::transforms::is_a_named_type_string(token) {
+    if !crate::migrate::transforms::is_a_named_type_string(token, ctx.file.edition) {
         return Vec::new();
     }
     let text = token.text();

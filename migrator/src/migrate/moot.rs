@@ -76,14 +76,8 @@ fn drop_findings_inside_their_rules_own(
     root: &ast::SourceFile,
 ) -> Vec<Change> {
     let is_an_item = |range: ra_ap_syntax::TextRange| {
-        // (`covering_element` panics on a range past the tree's end.)
-        root.syntax().text_range().contains_range(range)
-            && match root.syntax().covering_element(range) {
-                ra_ap_syntax::NodeOrToken::Node(node) => {
-                    node.text_range() == range && ast::Item::can_cast(node.kind())
-                }
-                ra_ap_syntax::NodeOrToken::Token(_) => false,
-            }
+        crate::util::syntax::node_spanning(root.syntax(), range)
+            .is_some_and(|node| ast::Item::can_cast(node.kind()))
     };
     // Per rule, by start: the findings that may hold one start at or before it, and unless the
     // furthest end among them reaches its end none does (found without looking at each: a

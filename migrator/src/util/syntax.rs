@@ -124,6 +124,19 @@ pub fn type_as_ident(ty: &ast::Type) -> Option<String> {
     path_as_ident(&path_type.path()?)
 }
 
+/// The node of the tree at `root` whose text is exactly `range` (the innermost, as rowan's
+/// `covering_element` finds it), if any; `None` for a range past the tree's end, where
+/// `covering_element` would panic.
+pub fn node_spanning(root: &SyntaxNode, range: TextRange) -> Option<SyntaxNode> {
+    if !root.text_range().contains_range(range) {
+        return None;
+    }
+    match root.covering_element(range) {
+        ra_ap_syntax::NodeOrToken::Node(node) => (node.text_range() == range).then_some(node),
+        ra_ap_syntax::NodeOrToken::Token(_) => None,
+    }
+}
+
 /// The borrowed expression of `&expr`, else `expr` itself (`None` for a `&` with nothing
 /// after it).
 pub fn without_borrow(expr: &ast::Expr) -> Option<ast::Expr> {
@@ -453,8 +466,25 @@ pub fn is_plain_call(call: &ast::MethodCallExpr, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_macro_body, path_parts, token_tree_paths, word_offsets, words_ending_with};
-    use ra_ap_syntax::{ast, AstNode, Edition, SourceFile};
+    use super::{
+        is_macro_body, node_spanning, path_parts, token_tree_paths, word_offsets, words_ending_with,
+    };
+    use ra_ap_syntax::{ast, AstNode, Edition, SourceFile, TextRange};
+
+    /// A range that is a node's gives the node; one inside a token, across two nodes or past
+    /// the end of the tree gives none (and does not panic).
+    #[test]
+    fn node_spanning_a_range_is_that_nodes_or_none() {
+        let parse = SourceFile::parse("fn f() {}\nstruct S;\n", Edition::Edition2021);
+        let root = parse.tree().syntax().clone();
+        let at =
+            |start: u32, end: u32| node_spanning(&root, TextRange::new(start.into(), end.into()));
+        assert!(at(0, 9).is_some_and(|n| ast::Fn::can_cast(n.kind())));
+        assert!(at(10, 19).is_some_and(|n| ast::Struct::can_cast(n.kind())));
+        assert!(at(1, 2).is_none());
+        assert!(at(5, 12).is_none());
+        assert!(at(10, 400).is_none());
+    }
 
     #[test]
     fn macro_bodies_are_read_as_paths() {

@@ -326,14 +326,7 @@ pub fn fold_into_marked_items(changes: &mut Vec<Change>, text: &str, edition: Ed
     let reported_whole = (changes.iter())
         .filter(|c| c.rule == whole && c.fix.is_none())
         .map(|c| c.range)
-        .filter(|&range| {
-            // (`covering_element` panics on a range past the tree's end.)
-            root.text_range().contains_range(range)
-                && match root.covering_element(range) {
-                    ra_ap_syntax::NodeOrToken::Node(node) => node.text_range() == range,
-                    ra_ap_syntax::NodeOrToken::Token(_) => false,
-                }
-        });
+        .filter(|&range| crate::util::syntax::node_spanning(&root, range).is_some());
     regions.extend(reported_whole);
     fold_findings_inside(changes, &regions);
 }

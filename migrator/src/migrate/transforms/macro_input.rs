@@ -116,9 +116,11 @@ fn expression_macro_name(call: &ast::MacroCall) -> Option<String> {
 /// (`#[registry(server_type = "Server<InferenceBackend>")]`): a procedural macro parses the
 /// type out of it and emits it as code, which the parse of the file leaves as a string. Not a
 /// positional string (`#[case("Server<B>")]` test data), nor a label (`"Flex (CPU)"`).
-pub fn is_a_named_type_string(token: &ra_ap_syntax::SyntaxToken) -> bool {
-    is_a_named_attribute_string(token)
-        && string_type(token.text(), ra_ap_syntax::Edition::CURRENT).is_some()
+pub fn is_a_named_type_string(
+    token: &ra_ap_syntax::SyntaxToken,
+    edition: ra_ap_syntax::Edition,
+) -> bool {
+    is_a_named_attribute_string(token) && string_type(token.text(), edition).is_some()
 }
 
 /// A string an attribute passes as a named value (`name = ".."`), whatever it holds.
