@@ -732,6 +732,40 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
     }
 }
 
+/// A backend extension whose functions take the backend's tensors and whose impls are all for
+/// backends `#[backend_extension(..)]` names is ported: the attribute with those backends, the
+/// supertrait's 0.22 path, `<Dispatch as Ext>::op` where a generic function called `B::op`,
+/// the backends without their type arguments, and the autodiff tensor's private fields read
+/// through its methods. The `Autodiff<B, C>` impl keeps its parameters, its call of the inner
+/// backend's `B::op` and the imports it names (the crate's own `Backend` among them).
+#[test]
+fn a_backend_extension_is_declared_for_the_backends_its_impls_are_for() {
+    let lib = "mod autodiff;\n\nuse burn::tensor::ops::FloatTensor;\nuse burn::tensor::{Tensor, TensorPrimitive};\n\npub trait Backend: burn::tensor::backend::Backend {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\npub fn twice<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    Tensor::from_primitive(TensorPrimitive::Float(B::twice(x.into_primitive().tensor())))\n}\n";
+    let autodiff = "use super::Backend;\nuse burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;\nuse burn::backend::{Autodiff, Flex};\nuse burn::tensor::ops::FloatTensor;\n\nimpl<F: burn::tensor::Element> Backend for Flex<F> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        let _node = x.node.clone();\n        Self::from_inner(B::twice(x.primitive))\n    }\n}\n";
+    let rules = RuleSet::embedded().unwrap();
+    let sources = sources(&[("lib.rs", lib), ("autodiff.rs", autodiff)]);
+    let outcomes =
+        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
+    let (lib, autodiff) = (&outcomes[0].migrated, &outcomes[1].migrated);
+    for expected in [
+        "#[burn::backend::backend_extension(Autodiff, Flex)]\npub trait Backend: burn::backend::Backend {",
+        "Tensor::from_dispatch(<Dispatch as Backend>::twice(x.into_dispatch()))",
+        "use burn::backend::Dispatch;",
+    ] {
+        assert!(lib.contains(expected), "{expected}\n{lib}");
+    }
+    for expected in [
+        "use super::Backend;",
+        "use burn::backend::{Autodiff, Flex};",
+        "\nimpl Backend for Flex {",
+        "impl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {",
+        "let _node = x.node();",
+        "Self::from_inner(B::twice(x.into_primitive()))",
+    ] {
+        assert!(autodiff.contains(expected), "{expected}\n{autodiff}");
+    }
+}
+
 /// Backend-extension API imported from a backend module (`KernelSource`, `CubeTensor`) stays
 /// for the person porting the kernel; backend and device types go. Burn 0.22.1 still has
 /// `CubeTensor` and `WgpuRuntime` at those paths, so the import is no site: the function that

@@ -4,7 +4,7 @@
 //! struct fields only existed to hold that parameter.
 
 use std::borrow::Borrow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use ra_ap_syntax::ast::{self, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
@@ -115,6 +115,9 @@ pub struct Index {
     /// the workspace, only by blanket impls over a backend parameter, and named only in
     /// bounds, impls and `use` items. They go with their impls (rule `backend-marker-trait`).
     pub marker_traits: HashSet<String>,
+    /// The project's backend extensions that Burn 0.22.1's `#[backend_extension(..)]` declares
+    /// as they are, by name (rule `backend-extension-port`).
+    pub extension_ports: HashMap<String, ExtensionPort>,
     /// The workspace's backend aliases by name (the first definition of a name wins).
     pub aliases: HashMap<String, BackendSpec>,
     /// Per file, the backend aliases it defines itself: a file's own `type B = NdArray;` is
@@ -387,8 +390,32 @@ impl FileNames {
     }
 }
 
+/// A backend extension that Burn 0.22.1 declares with `#[backend_extension(..)]`
+/// (`Index::extension_ports`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExtensionPort {
+    /// The attribute's backend names, from the workspace's impls of the trait.
+    pub selectors: BTreeSet<&'static str>,
+    /// The trait's functions, which `Dispatch` calls (`<Dispatch as Ext>::op(..)`).
+    pub methods: HashSet<String>,
+    /// Whether the trait has functions of its own (the attribute's); one without only
+    /// gathers extensions and Burn's traits (`trait AutodiffBackend: Backend + ..`).
+    pub declares_operations: bool,
+}
+
+/// The backend types of Burn 0.21 that `#[backend_extension(..)]` names in 0.22.1 (the
+/// catalogue of burn-backend-extension 0.22.1, `src/catalog.rs`, with `Autodiff`; every
+/// CubeCL runtime is the one backend `Cube`), as (Burn's type, the attribute's name).
+const EXTENSION_SELECTORS: &[(&str, &str)] = &[
+    ("Autodiff", "Autodiff"),
+    ("CubeBackend", "Cube"),
+    ("Flex", "Flex"),
+    ("NdArray", "NdArray"),
+    ("LibTorch", "LibTorch"),
+];
+
 /// A generic parameter found to be a backend.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BackendParam {
     pub name: String,
     pub autodiff: bool,
@@ -427,6 +454,7 @@ impl Index {
             autodiff_traits,
             user_backend_traits,
             marker_traits,
+            extension_ports,
             aliases,
             file_aliases,
             file_wrapper_aliases,
@@ -455,6 +483,7 @@ impl Index {
             && *autodiff_traits == other.autodiff_traits
             && *user_backend_traits == other.user_backend_traits
             && *marker_traits == other.marker_traits
+            && *extension_ports == other.extension_ports
             && *aliases == other.aliases
             && *file_aliases == other.file_aliases
             && *file_wrapper_aliases == other.file_wrapper_aliases
@@ -542,6 +571,7 @@ impl Index {
         index.collect_backend_traits(&items);
         index.collect_backend_associated_types(&items);
         index.collect_marker_traits(files, &items);
+        index.collect_extension_ports(&items);
         index.modules = items
             .of::<ast::Adt>()
             .map(|(_, adt)| adt)
@@ -1098,6 +1128,131 @@ impl Index {
             }
         }
         self.marker_traits = candidates.into_keys().collect();
+    }
+
+    /// Finds the backend extensions that 0.22.1's `#[backend_extension(..)]` declares as they
+    /// are (see `ExtensionPort`): every item a function of the backend (no receiver, no
+    /// parameters of its own), and every impl in the workspace for a backend the attribute
+    /// names (`CubeBackend<R, F, I, BT>` is `Cube`, `Autodiff<B, C>` is `Autodiff`). A trait
+    /// with no items whose supertraits are Burn's backend traits and such extensions
+    /// (`trait AutodiffBackend: Backend + burn::tensor::backend::AutodiffBackend {}`) is ported
+    /// with them: it keeps its supertraits, under their 0.22 paths.
+    fn collect_extension_ports(&mut self, items: &FileItems) {
+        let mut impls: HashMap<String, Vec<Option<&'static str>>> = HashMap::new();
+        for (file, imp) in items.of::<ast::Impl>() {
+            let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
+                continue;
+            };
+            let Some(name) = trait_type.path().and_then(|p| segment_names(&p).pop()) else {
+                continue;
+            };
+            let selector = imp
+                .self_ty()
+                .and_then(|ty| self.extension_selector(file, &imp, &ty));
+            impls.entry(name).or_default().push(selector);
+        }
+        let mut declared: HashMap<String, Option<ExtensionPort>> = HashMap::new();
+        let mut sub_traits: Vec<(usize, String, Vec<ast::Path>)> = Vec::new();
+        for (file, tr) in items.of::<ast::Trait>() {
+            let Some(name) = tr.name().map(|n| n.text().to_string()) else {
+                continue;
+            };
+            if !self.backend_traits.contains(&name) || self.marker_traits.contains(&name) {
+                continue;
+            }
+            let Some(assoc) = tr.assoc_item_list() else {
+                continue;
+            };
+            let selectors: Option<BTreeSet<&'static str>> =
+                (impls.get(&name).filter(|found| !found.is_empty()))
+                    .and_then(|found| found.iter().copied().collect());
+            if assoc.assoc_items().next().is_none() {
+                if selectors.is_some() && tr.generic_param_list().is_none() {
+                    sub_traits.push((file, name, supertrait_paths(&tr)));
+                }
+                continue;
+            }
+            let methods: Option<HashSet<String>> = (assoc.assoc_items())
+                .map(|item| match item {
+                    ast::AssocItem::Fn(f)
+                        if f.generic_param_list().is_none()
+                            && f.param_list().is_some_and(|p| {
+                                p.self_param().is_none()
+                                    && p.params().any(|p| takes_a_primitive(&p))
+                            }) =>
+                    {
+                        Some(f.name()?.text().to_string())
+                    }
+                    _ => None,
+                })
+                .collect();
+            let port = match (selectors, methods, tr.generic_param_list()) {
+                (Some(selectors), Some(methods), None) => Some(ExtensionPort {
+                    selectors,
+                    methods,
+                    declares_operations: true,
+                }),
+                _ => None,
+            };
+            // Two crates of a workspace may each define a trait of one name: both must port.
+            let entry = declared.entry(name).or_insert_with(|| port.clone());
+            match (entry.as_mut(), port) {
+                (Some(known), Some(port)) => known.methods.extend(port.methods),
+                _ => *entry = None,
+            }
+        }
+        self.extension_ports = (declared.into_iter())
+            .filter_map(|(name, port)| Some((name, port?)))
+            .collect();
+        for (file, name, supers) in sub_traits {
+            let ported = supers.iter().all(|s| match self.burn_name(file, s) {
+                Some(burn) => BURN_BACKEND_TRAITS.contains(&burn.as_str()),
+                None => (segment_names(s).last())
+                    .and_then(|last| self.extension_ports.get(last))
+                    .is_some_and(|port| port.declares_operations),
+            });
+            if ported {
+                self.extension_ports.insert(name, ExtensionPort::default());
+            }
+        }
+    }
+
+    /// The name `#[backend_extension(..)]` gives the backend `ty` (the self type of `imp`, or
+    /// a type inside it) is: `Cube` for `CubeBackend<R, F, I, BT>`, `Autodiff` for
+    /// `Autodiff<B, C>` over a parameter of `imp` or over another such backend.
+    pub fn extension_selector(
+        &self,
+        file: usize,
+        imp: &ast::Impl,
+        ty: &ast::Type,
+    ) -> Option<&'static str> {
+        let ast::Type::PathType(path_type) = ty else {
+            return None;
+        };
+        let path = path_type.path()?;
+        let name = self.burn_name(file, &path)?;
+        let (_, selector) = (EXTENSION_SELECTORS.iter()).find(|(burn, _)| *burn == name)?;
+        if *selector != "Autodiff" {
+            return Some(selector);
+        }
+        let inner = path.segment()?.generic_arg_list()?.generic_args().next();
+        match inner {
+            Some(ast::GenericArg::TypeArg(arg)) => {
+                let inner = arg.ty()?;
+                let parameter = type_as_ident(&inner).is_some_and(|n| {
+                    (imp.generic_param_list()
+                        .iter()
+                        .flat_map(|l| l.type_or_const_params()))
+                    .any(|p| p.name().is_some_and(|p| p.text() == n))
+                });
+                let backend = || {
+                    self.extension_selector(file, imp, &inner)
+                        .is_some_and(|s| s != "Autodiff")
+                };
+                (parameter || backend()).then_some("Autodiff")
+            }
+            _ => None,
+        }
     }
 
     /// `impl<B: Backend> Marker for B {}`: no items, the self type one of the impl's backend
@@ -1934,6 +2089,19 @@ fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether `param` is a tensor primitive of the backend (`FloatTensor<Self>`, `IntTensor<Self>`,
+/// ..): the routing input `#[backend_extension]` picks the backend from.
+fn takes_a_primitive(param: &ast::Param) -> bool {
+    let Some(ty) = param.ty() else {
+        return false;
+    };
+    ["FloatTensor", "IntTensor", "BoolTensor", "QuantizedTensor"]
+        .iter()
+        .any(|alias| {
+            single_type_argument(&ty, alias).is_some_and(|arg| arg.syntax().text() == "Self")
+        })
 }
 
 /// A trait's supertraits: its bound list and the `where Self: ..` predicates.

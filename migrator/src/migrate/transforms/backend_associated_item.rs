@@ -6,6 +6,7 @@ use ra_ap_syntax::ast;
 use ra_ap_syntax::AstNode;
 
 use super::backend_calls;
+use super::backend_extension_port;
 use super::context::FileCtx;
 use super::dispatch_primitives;
 use super::step::{ImportSide, Order, Step, Transform};
@@ -39,6 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
         if HANDLED.contains(&item.as_str())
             || backend_calls::is_device_method(&item)
             || dispatch_primitives::dispatch_operation(ctx, &path).is_some()
+            || backend_extension_port::dispatch_call(ctx, &path).is_some()
         {
             continue;
         }

@@ -60,6 +60,18 @@ fn report_extensions(ctx: &mut FileCtx, extensions: &[&String]) {
         if !defined_here || !extensions.contains(&&name) {
             continue;
         }
+        if let Some(port) = ctx.index.extension_ports.get(&name) {
+            // `backend-extension-port` declares it; what is left is Fusion's part, if any.
+            if port.selectors.contains("Cube") {
+                // Over the whole trait: rustc reports the missing impl at the attribute.
+                ctx.push(Change::manual(
+                    item.syntax().text_range(),
+                    RuleId::BackendExtensionTrait,
+                    format!("`{name}` is implemented for `CubeBackend`: where Burn's `fusion` feature is on (a default of `wgpu`, `vulkan` and `cuda`), Burn 0.22's `Cube` is `Fusion<CubeBackend>`, so add `Fusion` to `#[backend_extension(..)]` with a `#[fusion(dtype = .., shape = ..)]` on each function (its output's dtype and shape), or implement `{name}` for `Fusion<CubeBackend>`"),
+                ));
+            }
+            continue;
+        }
         leave_to_a_person(
             ctx,
             item.syntax(),
@@ -76,11 +88,22 @@ fn report_extensions(ctx: &mut FileCtx, extensions: &[&String]) {
         if !extensions.contains(&&name) {
             continue;
         }
-        leave_to_a_person(
-            ctx,
-            item.syntax(),
-            format!("an implementation of the backend extension `{name}`: port it with the trait (`#[backend_extension]`)"),
-        );
+        let message = if ctx.index.extension_ports.contains_key(&name) {
+            // The trait and this impl's header are `backend-extension-port`'s; an impl
+            // without items is all header.
+            if item
+                .assoc_item_list()
+                .is_none_or(|l| l.assoc_items().next().is_none())
+            {
+                // No finding, but no other rule's edit either: its backend parameter stays.
+                ctx.hands_off.push(item.syntax().text_range());
+                continue;
+            }
+            format!("an implementation of the backend extension `{name}`, whose trait and header the port declares for Burn 0.22: port its body (a kernel's element types are its tensors' dtypes at run time; CubeCL 0.10 to 0.11)")
+        } else {
+            format!("an implementation of the backend extension `{name}`: port it with the trait (`#[backend_extension]`)")
+        };
+        leave_to_a_person(ctx, item.syntax(), message);
     }
 }
 

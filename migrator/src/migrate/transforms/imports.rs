@@ -247,6 +247,21 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         // What the port replaces by `Device` values (backends, wrappers, device types) goes.
         // The rest is backend-extension API (`KernelSource`, `CubeTensor`, `WgpuRuntime`): a
         // custom kernel's. It stays for the person who ports the kernel.
+        // A bound of the impl parameters that a ported extension's impl loses (`R:
+        // CubeRuntime`): nothing names it any more.
+        if names_only_in(
+            ctx,
+            tree,
+            &super::backend_extension_port::dropped_parameters(ctx),
+        ) {
+            record_removal(
+                ctx,
+                tree,
+                RuleId::BackendImports,
+                "only the impl parameters that Burn 0.22's parameterless backends lose named this",
+            );
+            return true;
+        }
         if is_backend_module_path(module, crates) && is_extension_api(ctx, last) {
             // Burn 0.22.1 still has it at this path (the features that brought it in 0.21,
             // `wgpu` and `template`, stay): the import is not what needs a person, the code
@@ -259,6 +274,17 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
                 RuleId::BackendExtensionTrait,
                 format!("`{}` is backend-extension API: Burn 0.22 has it under `burn::backend` with the `extension` feature, for kernels ported with `#[backend_extension]`", full.join("::")),
             ));
+            return false;
+        }
+        // A backend that an impl of a backend extension is for (`Autodiff<B, C>`,
+        // `CubeBackend`) stays with the impl, where Burn 0.22.1 has it at this path.
+        let local = tree
+            .rename()
+            .and_then(|r| r.name())
+            .map_or_else(|| last.clone(), |n| n.text().to_string());
+        if super::backend_extension_port::named_in_extension_impls(ctx, &local)
+            && crate::rules::framework::api_0_22_line(&full.join("::")).is_some()
+        {
             return false;
         }
         return true;
@@ -284,9 +310,14 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     let within_crate = full
         .first()
         .is_some_and(|f| matches!(f.as_str(), "crate" | "self" | "super"));
-    let reexported = (!from_burn && (within_crate || ctx.index.reexports_burn_name(last)))
-        .then(|| ctx.index.burn_name_of(ctx.file_id, None, &local))
-        .flatten();
+    // The project's own extension trait of that name (`use super::Backend;` of a crate's
+    // `trait Backend: burn::tensor::backend::Backend { .. }`) is no re-export: it stays.
+    let own_extension =
+        within_crate && super::backend_extension_port::is_extension_trait(ctx, last);
+    let reexported =
+        (!from_burn && !own_extension && (within_crate || ctx.index.reexports_burn_name(last)))
+            .then(|| ctx.index.burn_name_of(ctx.file_id, None, &local))
+            .flatten();
     if matches!(reexported.as_deref(), Some("Backend" | "AutodiffBackend")) {
         record_removal(
             ctx,
@@ -331,7 +362,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     }
     // The project's own backend aliases are deleted (rule `backend-type-alias`): so are their
     // imports, from any module or crate of the workspace.
-    if !from_burn && ctx.index.aliases.contains_key(last.as_str()) {
+    if !from_burn && !own_extension && ctx.index.aliases.contains_key(last.as_str()) {
         record_removal(
             ctx,
             tree,
@@ -633,6 +664,29 @@ fn strategy_outside_wrapper_types(ctx: &FileCtx, name: &str) -> bool {
     (ctx.name_refs(name).into_iter())
         .filter(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
         .any(|n| !wrapper_argument(&n))
+}
+
+/// Whether every use of the name `tree` imports (outside `use` items) lies in one of
+/// `ranges`, and there is one at least.
+fn names_only_in(ctx: &FileCtx, tree: &ast::UseTree, ranges: &[TextRange]) -> bool {
+    if ranges.is_empty() {
+        return false;
+    }
+    let local = match tree.rename().and_then(|r| r.name()) {
+        Some(name) => name.text().to_string(),
+        None => match tree.path().and_then(|p| p.segment()) {
+            Some(segment) => crate::util::syntax::segment_name(&segment),
+            None => return false,
+        },
+    };
+    let uses: Vec<TextRange> = (ctx.name_refs(&local).into_iter())
+        .filter(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
+        .map(|n| n.syntax().text_range())
+        .collect();
+    !uses.is_empty()
+        && uses
+            .iter()
+            .all(|u| ranges.iter().any(|r| r.contains_range(*u)))
 }
 
 /// Whether one of `names` (references of one name) is outside `use` items (a bound, an impl,

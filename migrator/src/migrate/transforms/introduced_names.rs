@@ -165,10 +165,14 @@ fn path_starts(text: &str) -> impl Iterator<Item = &str> {
     let significant: Vec<usize> = (0..lexed.len())
         .filter(|&i| !lexed.kind(i).is_trivia() && lexed.kind(i) != Lexed::EOF)
         .collect();
+    let in_attribute_arguments = attribute_arguments(&lexed, &significant, text);
     let mut out = Vec::new();
     for (at, &i) in significant.iter().enumerate() {
         let word = &text[lexed.text_range(i)];
         if lexed.kind(i) != Lexed::IDENT || !word.starts_with(char::is_uppercase) {
+            continue;
+        }
+        if in_attribute_arguments[at] {
             continue;
         }
         let before = at.checked_sub(1).map(|p| lexed.kind(significant[p]));
@@ -200,6 +204,51 @@ fn path_starts(text: &str) -> impl Iterator<Item = &str> {
         }
     }
     out.into_iter()
+}
+
+/// For each of `significant` (positions of the lexed tokens), whether it is inside the
+/// arguments of an attribute other than `derive` (`#[backend_extension(Autodiff, Cube)]`,
+/// `#[cfg(..)]`): the attribute reads them as its own syntax, not as paths to resolve
+/// (`derive`'s are derive macros, which resolve like other names).
+fn attribute_arguments(lexed: &LexedStr, significant: &[usize], text: &str) -> Vec<bool> {
+    let kind = |at: usize| lexed.kind(significant[at]);
+    let mut inside = vec![false; significant.len()];
+    let mut at = 0;
+    while at + 1 < significant.len() {
+        if !(kind(at) == Lexed::POUND && kind(at + 1) == Lexed::L_BRACK) {
+            at += 1;
+            continue;
+        }
+        // The attribute's path, up to its arguments.
+        let mut next = at + 2;
+        let mut last_name = "";
+        while next < significant.len()
+            && matches!(kind(next), Lexed::IDENT | Lexed::COLON | Lexed::COLON2)
+        {
+            if kind(next) == Lexed::IDENT {
+                last_name = &text[lexed.text_range(significant[next])];
+            }
+            next += 1;
+        }
+        if next >= significant.len() || kind(next) != Lexed::L_PAREN || last_name == "derive" {
+            at = next;
+            continue;
+        }
+        let mut depth = 0usize;
+        while next < significant.len() {
+            match kind(next) {
+                Lexed::L_PAREN | Lexed::L_BRACK | Lexed::L_CURLY => depth += 1,
+                Lexed::R_PAREN | Lexed::R_BRACK | Lexed::R_CURLY => depth = depth.saturating_sub(1),
+                _ => inside[next] = true,
+            }
+            next += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+        at = next;
+    }
+    inside
 }
 
 /// Whether `name` resolves at `range`: declared or imported by the blocks around it and their
@@ -295,10 +344,13 @@ mod tests {
     #[test]
     fn path_starts_are_capitalised_unqualified_names_that_are_not_declared_there() {
         let starts: Vec<&str> = path_starts(
-            "let d: Device = Device::flex(); x.Field; a::Qualified; struct New; foo!(); Bar!(); \"Quoted\" // Commented\n Some(ModuleRecord::load(p))",
+            "let d: Device = Device::flex(); x.Field; a::Qualified; struct New; foo!(); Bar!(); \"Quoted\" // Commented\n Some(ModuleRecord::load(p)) #[ext(Autodiff, Cube)] #[derive(Module)]",
         )
         .collect();
-        assert_eq!(starts, ["Device", "Device", "Some", "ModuleRecord"]);
+        assert_eq!(
+            starts,
+            ["Device", "Device", "Some", "ModuleRecord", "Module"]
+        );
     }
 
     #[test]

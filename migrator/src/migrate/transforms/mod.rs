@@ -28,6 +28,7 @@ mod backend_calls;
 mod backend_elem;
 mod backend_elem_dtype;
 mod backend_element_generics;
+mod backend_extension_port;
 mod backend_extension_trait;
 pub use backend_extension_trait::fold_into_marked_items;
 pub use macro_input::is_a_named_type_string;
@@ -268,8 +269,11 @@ fn run_all_steps<T>(
 /// the findings inside go into the whole item's (`backend_extension_trait::fold_findings_inside`).
 fn keep_hands_off(ctx: &mut FileCtx) {
     let hands_off = std::mem::take(&mut ctx.hands_off);
-    ctx.changes
-        .retain(|c| c.fix.is_none() || !hands_off.iter().any(|r| lands_inside(*r, c.range)));
+    ctx.changes.retain(|c| {
+        c.fix.is_none()
+            || backend_extension_port::survives_hands_off(c)
+            || !hands_off.iter().any(|r| lands_inside(*r, c.range))
+    });
     backend_extension_trait::fold_findings_inside(&mut ctx.changes, &hands_off);
     ctx.hands_off = hands_off;
 }
