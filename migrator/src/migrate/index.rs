@@ -406,12 +406,12 @@ pub struct ExtensionPort {
 /// The backend types of Burn 0.21 that `#[backend_extension(..)]` names in 0.22.1 (the
 /// catalogue of burn-backend-extension 0.22.1, `src/catalog.rs`, with `Autodiff`; every
 /// CubeCL runtime is the one backend `Cube`), as (Burn's type, the attribute's name).
+/// `NdArray` and `LibTorch` are in the catalogue too, but the port moves their features to
+/// Flex (`cargo-burn-features`), so an impl for them is a person's to move.
 const EXTENSION_SELECTORS: &[(&str, &str)] = &[
     ("Autodiff", "Autodiff"),
     ("CubeBackend", "Cube"),
     ("Flex", "Flex"),
-    ("NdArray", "NdArray"),
-    ("LibTorch", "LibTorch"),
 ];
 
 /// A generic parameter found to be a backend.
@@ -1205,13 +1205,17 @@ impl Index {
             .filter_map(|(name, port)| Some((name, port?)))
             .collect();
         for (file, name, supers) in sub_traits {
-            let ported = supers.iter().all(|s| match self.burn_name(file, s) {
-                Some(burn) => BURN_BACKEND_TRAITS.contains(&burn.as_str()),
-                None => (segment_names(s).last())
-                    .and_then(|last| self.extension_ports.get(last))
-                    .is_some_and(|port| port.declares_operations),
-            });
-            if ported {
+            let burn = |s: &ast::Path| {
+                (self.burn_name(file, s)).is_some_and(|b| BURN_BACKEND_TRAITS.contains(&b.as_str()))
+            };
+            let extension = |s: &ast::Path| {
+                !burn(s)
+                    && (segment_names(s).last())
+                        .and_then(|last| self.extension_ports.get(last))
+                        .is_some_and(|port| port.declares_operations)
+            };
+            // It follows a ported extension; one over Burn's traits alone is no extension's.
+            if supers.iter().any(extension) && supers.iter().all(|s| burn(s) || extension(s)) {
                 self.extension_ports.insert(name, ExtensionPort::default());
             }
         }

@@ -194,14 +194,14 @@ fn header_ports(ctx: &FileCtx) -> Vec<HeaderPort> {
     ports
 }
 
-/// The ranges of impl parameters the port deletes in this file (with their bounds): an import
-/// that only they named is no longer used (`imports`).
-pub fn dropped_parameters(ctx: &FileCtx) -> Vec<TextRange> {
+/// What the port deletes from impl headers in this file (backend arguments, parameters with
+/// their bounds): an import that only they named is no longer used (`imports`).
+pub fn dropped_from_headers(ctx: &FileCtx) -> Vec<TextRange> {
     if ctx.targets_0_22() || ctx.index.extension_ports.is_empty() {
         return Vec::new();
     }
     (header_ports(ctx).into_iter())
-        .flat_map(|port| port.parameters)
+        .flat_map(|port| port.arguments.into_iter().chain(port.parameters))
         .collect()
 }
 
@@ -498,4 +498,17 @@ pub fn named_in_extension_impls(ctx: &FileCtx, name: &str) -> bool {
 pub fn is_extension_trait(ctx: &FileCtx, name: &str) -> bool {
     (ctx.index.user_backend_traits.iter()).any(|(_, _, n)| n == name)
         && !ctx.index.marker_traits.contains(name)
+}
+
+/// Whether this file names `name` as a trait: in a bound, or as the trait an impl implements.
+pub fn used_as_a_trait(ctx: &FileCtx, name: &str) -> bool {
+    ctx.name_refs(name).into_iter().any(|name_ref| {
+        let mut ancestors = name_ref.syntax().ancestors();
+        ancestors.any(|a| {
+            ast::TypeBound::can_cast(a.kind())
+                || (a.parent().and_then(ast::Impl::cast))
+                    .and_then(|imp| imp.trait_())
+                    .is_some_and(|t| t.syntax() == &a)
+        })
+    })
 }

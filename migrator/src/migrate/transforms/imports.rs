@@ -244,24 +244,21 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         if gone_item(ctx, full, Gone::Removed).is_some() {
             return true;
         }
-        // What the port replaces by `Device` values (backends, wrappers, device types) goes.
-        // The rest is backend-extension API (`KernelSource`, `CubeTensor`, `WgpuRuntime`): a
-        // custom kernel's. It stays for the person who ports the kernel.
-        // A bound of the impl parameters that a ported extension's impl loses (`R:
-        // CubeRuntime`): nothing names it any more.
-        if names_only_in(
-            ctx,
-            tree,
-            &super::backend_extension_port::dropped_parameters(ctx),
-        ) {
+        // What only the header of a ported extension's impl named, in the backend's arguments
+        // or the parameters it loses (`WgpuRuntime`, `R: CubeRuntime`): nothing names it now.
+        let dropped = super::backend_extension_port::dropped_from_headers(ctx);
+        if names_only_in(ctx, tree, &dropped) {
             record_removal(
                 ctx,
                 tree,
                 RuleId::BackendImports,
-                "only the impl parameters that Burn 0.22's parameterless backends lose named this",
+                "only the backend arguments and impl parameters that Burn 0.22's parameterless backends lose named this",
             );
             return true;
         }
+        // What the port replaces by `Device` values (backends, wrappers, device types) goes.
+        // The rest is backend-extension API (`KernelSource`, `CubeTensor`, `WgpuRuntime`): a
+        // custom kernel's. It stays for the person who ports the kernel.
         if is_backend_module_path(module, crates) && is_extension_api(ctx, last) {
             // Burn 0.22.1 still has it at this path (the features that brought it in 0.21,
             // `wgpu` and `template`, stay): the import is not what needs a person, the code
@@ -311,9 +308,11 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         .first()
         .is_some_and(|f| matches!(f.as_str(), "crate" | "self" | "super"));
     // The project's own extension trait of that name (`use super::Backend;` of a crate's
-    // `trait Backend: burn::tensor::backend::Backend { .. }`) is no re-export: it stays.
-    let own_extension =
-        within_crate && super::backend_extension_port::is_extension_trait(ctx, last);
+    // `trait Backend: burn::tensor::backend::Backend { .. }`, used here as a trait) is no
+    // re-export: it stays. (Another crate of the workspace may call an alias `Backend`.)
+    let own_extension = within_crate
+        && super::backend_extension_port::is_extension_trait(ctx, last)
+        && super::backend_extension_port::used_as_a_trait(ctx, &local);
     let reexported =
         (!from_burn && !own_extension && (within_crate || ctx.index.reexports_burn_name(last)))
             .then(|| ctx.index.burn_name_of(ctx.file_id, None, &local))
