@@ -766,6 +766,23 @@ fn a_backend_extension_is_declared_for_the_backends_its_impls_are_for() {
     }
 }
 
+/// An impl compiled under a `cfg` gives its backend under that `cfg` in the attribute, which
+/// the macro reads with the crate's features (`Cube: cfg(feature = "gpu")`); a backend some
+/// impl always compiles is unconditional.
+#[test]
+fn a_backend_extension_names_cfg_gated_backends_under_their_cfg() {
+    let text = "use burn::backend::Flex;\nuse burn::backend::wgpu::{CubeBackend, FloatElement, WgpuRuntime};\nuse burn::tensor::backend::Backend;\nuse burn::tensor::ops::FloatTensor;\n\npub trait Ext: Backend {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\nimpl Ext for Flex {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\n#[cfg(feature = \"gpu\")]\nimpl<F: FloatElement> Ext for CubeBackend<WgpuRuntime, F, i32, u32> {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n";
+    let (out, _) = port(text);
+    assert!(
+        out.contains("#[burn::backend::backend_extension(Cube: cfg(feature = \"gpu\"), Flex)]\npub trait Ext: burn::backend::Backend {"),
+        "{out}"
+    );
+    assert!(
+        out.contains("#[cfg(feature = \"gpu\")]\nimpl Ext for CubeBackend {"),
+        "{out}"
+    );
+}
+
 /// Backend-extension API imported from a backend module (`KernelSource`, `CubeTensor`) stays
 /// for the person porting the kernel; backend and device types go. Burn 0.22.1 still has
 /// `CubeTensor` and `WgpuRuntime` at those paths, so the import is no site: the function that

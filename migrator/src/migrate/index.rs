@@ -4,7 +4,7 @@
 //! struct fields only existed to hold that parameter.
 
 use std::borrow::Borrow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use ra_ap_syntax::ast::{self, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds};
@@ -394,8 +394,10 @@ impl FileNames {
 /// (`Index::extension_ports`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExtensionPort {
-    /// The attribute's backend names, from the workspace's impls of the trait.
-    pub selectors: BTreeSet<&'static str>,
+    /// The attribute's backend names, from the workspace's impls of the trait, each with the
+    /// `cfg` predicate its impls are compiled under (`None`: always): the attribute writes
+    /// `Cube: cfg(feature = "wgpu")`, which the macro reads with the crate's features.
+    pub selectors: BTreeMap<&'static str, Option<String>>,
     /// The trait's functions, which `Dispatch` calls (`<Dispatch as Ext>::op(..)`).
     pub methods: HashSet<String>,
     /// Whether the trait has functions of its own (the attribute's); one without only
@@ -1138,7 +1140,9 @@ impl Index {
     /// (`trait AutodiffBackend: Backend + burn::tensor::backend::AutodiffBackend {}`) is ported
     /// with them: it keeps its supertraits, under their 0.22 paths.
     fn collect_extension_ports(&mut self, items: &FileItems) {
-        let mut impls: HashMap<String, Vec<Option<&'static str>>> = HashMap::new();
+        // Each impl's backend, with the `cfg` it is compiled under (`None`: always).
+        type Implemented = Option<(&'static str, Option<String>)>;
+        let mut impls: HashMap<String, Vec<Implemented>> = HashMap::new();
         for (file, imp) in items.of::<ast::Impl>() {
             let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
                 continue;
@@ -1148,7 +1152,8 @@ impl Index {
             };
             let selector = imp
                 .self_ty()
-                .and_then(|ty| self.extension_selector(file, &imp, &ty));
+                .and_then(|ty| self.extension_selector(file, &imp, &ty))
+                .map(|selector| (selector, cfg_of(imp.syntax())));
             impls.entry(name).or_default().push(selector);
         }
         let mut declared: HashMap<String, Option<ExtensionPort>> = HashMap::new();
@@ -1163,9 +1168,9 @@ impl Index {
             let Some(assoc) = tr.assoc_item_list() else {
                 continue;
             };
-            let selectors: Option<BTreeSet<&'static str>> =
-                (impls.get(&name).filter(|found| !found.is_empty()))
-                    .and_then(|found| found.iter().copied().collect());
+            let selectors = (impls.get(&name).filter(|found| !found.is_empty()))
+                .and_then(|found| found.iter().cloned().collect::<Option<Vec<_>>>())
+                .map(selectors_with_cfg);
             if assoc.assoc_items().next().is_none() {
                 if selectors.is_some() && tr.generic_param_list().is_none() {
                     sub_traits.push((file, name, supertrait_paths(&tr)));
@@ -2091,6 +2096,55 @@ fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
         .filter_map(|b| match b.ty()? {
             ast::Type::PathType(p) => p.path(),
             _ => None,
+        })
+        .collect()
+}
+
+/// The `cfg` predicate `node` is compiled under: its own `#[cfg(..)]` attributes and those of
+/// the items around it in the file (`all(..)` of several), `None` where there is none.
+fn cfg_of(node: &SyntaxNode) -> Option<String> {
+    let mut predicates: Vec<String> = Vec::new();
+    for item in node.ancestors().filter_map(ast::Item::cast) {
+        for attr in item.attrs() {
+            if let Some(ast::Meta::CfgMeta(cfg)) = attr.meta() {
+                if let Some(predicate) = cfg.cfg_predicate() {
+                    predicates.insert(0, predicate.syntax().text().to_string());
+                }
+            }
+        }
+    }
+    match predicates.len() {
+        0 => None,
+        1 => predicates.pop(),
+        _ => Some(format!("all({})", predicates.join(", "))),
+    }
+}
+
+/// The attribute's backend names from the impls' (backend, cfg) pairs: a backend one impl
+/// always compiles is unconditional; one only `cfg`-gated impls give is gated on any of
+/// their predicates.
+fn selectors_with_cfg(
+    implemented: Vec<(&'static str, Option<String>)>,
+) -> BTreeMap<&'static str, Option<String>> {
+    let mut gates: BTreeMap<&'static str, Option<Vec<String>>> = BTreeMap::new();
+    for (selector, cfg) in implemented {
+        let entry = gates.entry(selector).or_insert_with(|| Some(Vec::new()));
+        match (entry.as_mut(), cfg) {
+            (Some(predicates), Some(cfg)) => {
+                if !predicates.contains(&cfg) {
+                    predicates.push(cfg);
+                }
+            }
+            _ => *entry = None,
+        }
+    }
+    (gates.into_iter())
+        .map(|(selector, predicates)| {
+            let gate = predicates.map(|mut p| match p.len() {
+                1 => p.remove(0),
+                _ => format!("any({})", p.join(", ")),
+            });
+            (selector, gate)
         })
         .collect()
 }

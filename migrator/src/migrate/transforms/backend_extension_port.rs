@@ -89,7 +89,12 @@ fn port_traits(ctx: &mut FileCtx) {
                 .is_some_and(|last| last == "backend_extension")
         });
         if port.declares_operations && !declared {
-            let selectors: Vec<&str> = port.selectors.iter().copied().collect();
+            let selectors: Vec<String> = (port.selectors.iter())
+                .map(|(name, gate)| match gate {
+                    Some(predicate) => format!("{name}: cfg({predicate})"),
+                    None => name.to_string(),
+                })
+                .collect();
             let start = first_token_after_attributes(tr.syntax());
             let indent = indentation_at(&ctx.file.text, start);
             ctx.push(Change::edit(
