@@ -783,6 +783,40 @@ fn a_backend_extension_names_cfg_gated_backends_under_their_cfg() {
     );
 }
 
+/// An impl for an alias of a CubeCL runtime's backend (`Wgpu`) is for 0.22's `Cube`, the
+/// type the attribute's `Cube` routes to (fused or not): no `Fusion` finding. Two impls the
+/// port would write for one type (`Wgpu` and `Wgpu<f16>`) are no port: the extension stays
+/// reported whole.
+#[test]
+fn an_extension_of_a_runtime_alias_is_for_cube_unless_two_impls_collide() {
+    let one = "use burn::backend::Wgpu;\nuse burn::tensor::backend::Backend;\nuse burn::tensor::ops::FloatTensor;\n\npub trait Ext: Backend {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl Ext for Wgpu {}\n";
+    let (out, manual) = port(one);
+    assert!(
+        out.contains(
+            "#[burn::backend::backend_extension(Cube)]\npub trait Ext: burn::backend::Backend {"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nimpl Ext for burn::backend::Cube {}\n"),
+        "{out}"
+    );
+    assert!(!out.contains("use burn::backend::Wgpu;"), "{out}");
+    assert!(manual.is_empty(), "{manual:?}");
+    let two = one.replace(
+        "impl Ext for Wgpu {}\n",
+        "impl Ext for Wgpu {}\nimpl Ext for Wgpu<burn::tensor::f16> {}\n",
+    );
+    let (out, manual) = port(&two);
+    assert!(!out.contains("backend_extension"), "{out}");
+    let rule: RuleKey = RuleId::BackendExtensionTrait.into();
+    assert_eq!(
+        manual.iter().filter(|r| **r == rule).count(),
+        3,
+        "{manual:?}"
+    );
+}
+
 /// Backend-extension API imported from a backend module (`KernelSource`, `CubeTensor`) stays
 /// for the person porting the kernel; backend and device types go. Burn 0.22.1 still has
 /// `CubeTensor` and `WgpuRuntime` at those paths, so the import is no site: the function that

@@ -403,6 +403,9 @@ pub struct ExtensionPort {
     /// Whether the trait has functions of its own (the attribute's); one without only
     /// gathers extensions and Burn's traits (`trait AutodiffBackend: Backend + ..`).
     pub declares_operations: bool,
+    /// Whether an impl is for `CubeBackend` itself, which is not 0.22's `Cube` where Burn's
+    /// `fusion` feature is on (`Fusion<CubeBackend>`).
+    pub on_cube_backend: bool,
 }
 
 /// The backend types of Burn 0.21 that `#[backend_extension(..)]` names in 0.22.1 (the
@@ -415,6 +418,36 @@ const EXTENSION_SELECTORS: &[(&str, &str)] = &[
     ("CubeBackend", "Cube"),
     ("Flex", "Flex"),
 ];
+
+/// What an impl's backend is to `#[backend_extension(..)]` (`Index::extension_target`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtensionTarget {
+    /// The attribute's name for it (`Cube`, `Flex`, `Autodiff`).
+    pub selector: &'static str,
+    pub form: TargetForm,
+}
+
+/// How the port writes an impl's backend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetForm {
+    /// The type itself, without its arguments (`CubeBackend`, `Flex`).
+    Itself,
+    /// 0.22's `burn::backend::Cube`, for an alias of a CubeCL runtime's backend (`Wgpu`).
+    Cube,
+    /// `Autodiff<..>` over a parameter (`None`) or over another backend.
+    Autodiff(Option<Box<ExtensionTarget>>),
+}
+
+impl ExtensionTarget {
+    /// The 0.22 type the impl is for, as far as two impls can collide (`Autodiff<Cube>`).
+    fn key(&self) -> String {
+        match &self.form {
+            TargetForm::Itself | TargetForm::Cube => self.selector.to_string(),
+            TargetForm::Autodiff(None) => "Autodiff<_>".to_string(),
+            TargetForm::Autodiff(Some(inner)) => format!("Autodiff<{}>", inner.key()),
+        }
+    }
+}
 
 /// A generic parameter found to be a backend.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1141,7 +1174,7 @@ impl Index {
     /// with them: it keeps its supertraits, under their 0.22 paths.
     fn collect_extension_ports(&mut self, items: &FileItems) {
         // Each impl's backend, with the `cfg` it is compiled under (`None`: always).
-        type Implemented = Option<(&'static str, Option<String>)>;
+        type Implemented = Option<(ExtensionTarget, Option<String>)>;
         let mut impls: HashMap<String, Vec<Implemented>> = HashMap::new();
         for (file, imp) in items.of::<ast::Impl>() {
             let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
@@ -1150,11 +1183,11 @@ impl Index {
             let Some(name) = trait_type.path().and_then(|p| segment_names(&p).pop()) else {
                 continue;
             };
-            let selector = imp
+            let target = imp
                 .self_ty()
-                .and_then(|ty| self.extension_selector(file, &imp, &ty))
-                .map(|selector| (selector, cfg_of(imp.syntax())));
-            impls.entry(name).or_default().push(selector);
+                .and_then(|ty| self.extension_target(file, &imp, &ty))
+                .map(|target| (target, cfg_of(imp.syntax())));
+            impls.entry(name).or_default().push(target);
         }
         let mut declared: HashMap<String, Option<ExtensionPort>> = HashMap::new();
         let mut sub_traits: Vec<(usize, String, Vec<ast::Path>)> = Vec::new();
@@ -1168,9 +1201,24 @@ impl Index {
             let Some(assoc) = tr.assoc_item_list() else {
                 continue;
             };
-            let selectors = (impls.get(&name).filter(|found| !found.is_empty()))
+            let targets = (impls.get(&name).filter(|found| !found.is_empty()))
                 .and_then(|found| found.iter().cloned().collect::<Option<Vec<_>>>())
-                .map(selectors_with_cfg);
+                // Two impls the port would write for one type (`Wgpu` and `Wgpu<f16>` are
+                // both `Cube`) would collide.
+                .filter(|targets| {
+                    let keys: HashSet<String> = targets.iter().map(|(t, _)| t.key()).collect();
+                    keys.len() == targets.len()
+                });
+            let on_cube_backend = (targets.iter().flatten())
+                .any(|(t, _)| t.selector == "Cube" && t.form == TargetForm::Itself);
+            let selectors = targets.map(|targets| {
+                selectors_with_cfg(
+                    targets
+                        .into_iter()
+                        .map(|(t, cfg)| (t.selector, cfg))
+                        .collect(),
+                )
+            });
             if assoc.assoc_items().next().is_none() {
                 if selectors.is_some() && tr.generic_param_list().is_none() {
                     sub_traits.push((file, name, supertrait_paths(&tr)));
@@ -1196,6 +1244,7 @@ impl Index {
                     selectors,
                     methods,
                     declares_operations: true,
+                    on_cube_backend,
                 }),
                 _ => None,
             };
@@ -1227,41 +1276,68 @@ impl Index {
     }
 
     /// The name `#[backend_extension(..)]` gives the backend `ty` (the self type of `imp`, or
-    /// a type inside it) is: `Cube` for `CubeBackend<R, F, I, BT>`, `Autodiff` for
-    /// `Autodiff<B, C>` over a parameter of `imp` or over another such backend.
+    /// a type inside it) is (`ExtensionTarget::selector`).
     pub fn extension_selector(
         &self,
         file: usize,
         imp: &ast::Impl,
         ty: &ast::Type,
     ) -> Option<&'static str> {
+        self.extension_target(file, imp, ty).map(|t| t.selector)
+    }
+
+    /// What `ty` (the self type of `imp`, or a type inside it) is to `#[backend_extension(..)]`:
+    /// `CubeBackend<R, F, I, BT>` and `Flex` are themselves, an alias of a CubeCL runtime's
+    /// backend (`Wgpu`, `Cuda`: the table's backends with a runtime) is 0.22's `Cube`, and
+    /// `Autodiff<B, C>` is `Autodiff` over a parameter of `imp` or over another such backend.
+    pub fn extension_target(
+        &self,
+        file: usize,
+        imp: &ast::Impl,
+        ty: &ast::Type,
+    ) -> Option<ExtensionTarget> {
         let ast::Type::PathType(path_type) = ty else {
             return None;
         };
         let path = path_type.path()?;
         let name = self.burn_name(file, &path)?;
+        let cube_alias = (self.backends.iter())
+            .any(|b| b.runtime.is_some() && b.types.contains(&name));
+        if cube_alias {
+            return Some(ExtensionTarget {
+                selector: "Cube",
+                form: TargetForm::Cube,
+            });
+        }
         let (_, selector) = (EXTENSION_SELECTORS.iter()).find(|(burn, _)| *burn == name)?;
         if *selector != "Autodiff" {
-            return Some(selector);
+            return Some(ExtensionTarget {
+                selector,
+                form: TargetForm::Itself,
+            });
         }
-        let inner = path.segment()?.generic_arg_list()?.generic_args().next();
-        match inner {
-            Some(ast::GenericArg::TypeArg(arg)) => {
-                let inner = arg.ty()?;
-                let parameter = type_as_ident(&inner).is_some_and(|n| {
-                    (imp.generic_param_list()
-                        .iter()
-                        .flat_map(|l| l.type_or_const_params()))
-                    .any(|p| p.name().is_some_and(|p| p.text() == n))
-                });
-                let backend = || {
-                    self.extension_selector(file, imp, &inner)
-                        .is_some_and(|s| s != "Autodiff")
-                };
-                (parameter || backend()).then_some("Autodiff")
-            }
-            _ => None,
-        }
+        let Some(ast::GenericArg::TypeArg(arg)) =
+            path.segment()?.generic_arg_list()?.generic_args().next()
+        else {
+            return None;
+        };
+        let inner = arg.ty()?;
+        let parameter = type_as_ident(&inner).is_some_and(|n| {
+            (imp.generic_param_list().iter())
+                .flat_map(|l| l.type_or_const_params())
+                .any(|p| p.name().is_some_and(|p| p.text() == n))
+        });
+        let inner = match parameter {
+            true => None,
+            false => Some(
+                self.extension_target(file, imp, &inner)
+                    .filter(|t| t.selector != "Autodiff")?,
+            ),
+        };
+        Some(ExtensionTarget {
+            selector: "Autodiff",
+            form: TargetForm::Autodiff(inner.map(Box::new)),
+        })
     }
 
     /// `impl<B: Backend> Marker for B {}`: no items, the self type one of the impl's backend

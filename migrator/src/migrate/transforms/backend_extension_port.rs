@@ -27,6 +27,7 @@ use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange, TextSize};
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
+use crate::migrate::index::TargetForm;
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{
     mentions_ident, path_as_ident, remove_list_elements, segment_name, segment_names,
@@ -158,13 +159,15 @@ fn indentation_at(text: &str, at: TextSize) -> &str {
     }
 }
 
-/// What the port deletes from the header of an impl of a ported extension.
+/// What the port changes in the header of an impl of a ported extension.
 struct HeaderPort {
     /// The trait's name.
     name: String,
-    /// The backends' generic argument lists (`<R, F, I, BT>` of `CubeBackend<R, F, I, BT>`).
-    arguments: Vec<TextRange>,
-    /// The impl's type parameters that only those arguments named, as ranges to delete (the
+    /// The backend's type as 0.22 writes it: its generic argument lists deleted
+    /// (`CubeBackend<R, F, I, BT>`), or an alias of a CubeCL runtime's backend replaced by
+    /// `burn::backend::Cube` (`Wgpu`); as (range, replacement).
+    backend: Vec<(TextRange, &'static str)>,
+    /// The impl's type parameters that only the replaced text named, as ranges to delete (the
     /// whole list where none is left).
     parameters: Vec<TextRange>,
 }
@@ -185,39 +188,46 @@ fn header_ports(ctx: &FileCtx) -> Vec<HeaderPort> {
         let Some(self_ty) = imp.self_ty() else {
             continue;
         };
-        let arguments = dropped_arguments(ctx, &imp, &self_ty);
-        if arguments.is_empty() {
+        let backend = backend_edits(ctx, &imp, &self_ty);
+        if backend.is_empty() {
             continue;
         }
-        let parameters = unused_params(&imp, &arguments);
+        let replaced: Vec<TextRange> = backend.iter().map(|(range, _)| *range).collect();
+        let parameters = unused_params(&imp, &replaced);
         ports.push(HeaderPort {
             name,
-            arguments,
+            backend,
             parameters,
         });
     }
     ports
 }
 
-/// What the port deletes from impl headers in this file (backend arguments, parameters with
-/// their bounds): an import that only they named is no longer used (`imports`).
+/// What the port changes in impl headers in this file (backends' arguments and aliases,
+/// parameters with their bounds): an import that only that text named is no longer used
+/// (`imports`).
 pub fn dropped_from_headers(ctx: &FileCtx) -> Vec<TextRange> {
     if ctx.targets_0_22() || ctx.index.extension_ports.is_empty() {
         return Vec::new();
     }
     (header_ports(ctx).into_iter())
-        .flat_map(|port| port.arguments.into_iter().chain(port.parameters))
+        .flat_map(|port| {
+            let backend = port.backend.into_iter().map(|(range, _)| range);
+            backend.chain(port.parameters)
+        })
         .collect()
 }
 
-/// Each impl of a ported extension: its backend's type arguments go, and with them the
-/// impl's parameters that nothing else in its header names.
+/// Each impl of a ported extension: its backend is written as 0.22 has it, and the impl loses
+/// the parameters that nothing else in its header names.
 fn port_impl_headers(ctx: &mut FileCtx) {
     for port in header_ports(ctx) {
-        let message = format!("backends have no type parameters in Burn 0.22 (`CubeBackend`, `NdArray`): this impl of `{}` is for the backend itself", port.name);
-        for range in port.arguments.into_iter().chain(port.parameters) {
-            ctx.push(Change::delete(
+        let message = format!("backends have no type parameters in Burn 0.22 (`CubeBackend`, `Flex`; `Cube` for every CubeCL runtime): this impl of `{}` is for the backend itself", port.name);
+        let deleted = port.parameters.into_iter().map(|range| (range, ""));
+        for (range, text) in port.backend.into_iter().chain(deleted) {
+            ctx.push(Change::edit(
                 range,
+                text,
                 RuleId::BackendExtensionPort,
                 message.clone(),
             ));
@@ -225,31 +235,29 @@ fn port_impl_headers(ctx: &mut FileCtx) {
     }
 }
 
-/// The generic argument lists of the backends in an impl's self type that 0.22.1's backends
-/// do not take: the backend's own (`CubeBackend<R, F, I, BT>`), or that of the backend
-/// inside `Autodiff<..>`.
-fn dropped_arguments(ctx: &FileCtx, imp: &ast::Impl, self_ty: &ast::Type) -> Vec<TextRange> {
-    let Some(selector) = ctx.index.extension_selector(ctx.file_id, imp, self_ty) else {
+/// The edits that write the backend `ty` of an impl's self type as 0.22.1 has it
+/// (`Index::extension_target`): `CubeBackend<R, F, I, BT>` without its arguments, `Wgpu` as
+/// `burn::backend::Cube`, the backend inside `Autodiff<..>` likewise.
+fn backend_edits(ctx: &FileCtx, imp: &ast::Impl, ty: &ast::Type) -> Vec<(TextRange, &'static str)> {
+    let Some(target) = ctx.index.extension_target(ctx.file_id, imp, ty) else {
         return Vec::new();
     };
-    let ast::Type::PathType(path_type) = self_ty else {
+    let ast::Type::PathType(path_type) = ty else {
         return Vec::new();
     };
-    let Some(segment) = path_type.path().and_then(|p| p.segment()) else {
-        return Vec::new();
-    };
-    let Some(args) = segment.generic_arg_list() else {
-        return Vec::new();
-    };
-    if selector != "Autodiff" {
-        return vec![args.syntax().text_range()];
-    }
-    match args.generic_args().next() {
-        Some(ast::GenericArg::TypeArg(arg)) => arg
-            .ty()
-            .map(|inner| dropped_arguments(ctx, imp, &inner))
+    let args = (path_type.path().and_then(|p| p.segment())).and_then(|s| s.generic_arg_list());
+    match target.form {
+        TargetForm::Cube => vec![(path_type.syntax().text_range(), "burn::backend::Cube")],
+        TargetForm::Itself => args
+            .map(|args| vec![(args.syntax().text_range(), "")])
             .unwrap_or_default(),
-        _ => Vec::new(),
+        TargetForm::Autodiff(_) => match args.and_then(|a| a.generic_args().next()) {
+            Some(ast::GenericArg::TypeArg(arg)) => arg
+                .ty()
+                .map(|inner| backend_edits(ctx, imp, &inner))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        },
     }
 }
 

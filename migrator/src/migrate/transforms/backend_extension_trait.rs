@@ -62,7 +62,7 @@ fn report_extensions(ctx: &mut FileCtx, extensions: &[&String]) {
         }
         if let Some(port) = ctx.index.extension_ports.get(&name) {
             // `backend-extension-port` declares it; what is left is Fusion's part, if any.
-            if port.selectors.contains_key("Cube") {
+            if port.on_cube_backend {
                 // Over the whole trait: rustc reports the missing impl at the attribute.
                 ctx.push(Change::manual(
                     item.syntax().text_range(),
