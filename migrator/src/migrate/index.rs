@@ -116,8 +116,11 @@ pub struct Index {
     /// bounds, impls and `use` items. They go with their impls (rule `backend-marker-trait`).
     pub marker_traits: HashSet<String>,
     /// The project's backend extensions that Burn 0.22.1's `#[backend_extension(..)]` declares
-    /// as they are, by name (rule `backend-extension-port`).
-    pub extension_ports: HashMap<String, ExtensionPort>,
+    /// as they are, by the package that defines them and their name (rule
+    /// `backend-extension-port`; `extension_port` finds one).
+    extension_ports: HashMap<(usize, String), ExtensionPort>,
+    /// Each file's package (`SourceFile::package`).
+    file_packages: Vec<usize>,
     /// The workspace's backend aliases by name (the first definition of a name wins).
     pub aliases: HashMap<String, BackendSpec>,
     /// Per file, the backend aliases it defines itself: a file's own `type B = NdArray;` is
@@ -490,6 +493,7 @@ impl Index {
             user_backend_traits,
             marker_traits,
             extension_ports,
+            file_packages,
             aliases,
             file_aliases,
             file_wrapper_aliases,
@@ -519,6 +523,7 @@ impl Index {
             && *user_backend_traits == other.user_backend_traits
             && *marker_traits == other.marker_traits
             && *extension_ports == other.extension_ports
+            && *file_packages == other.file_packages
             && *aliases == other.aliases
             && *file_aliases == other.file_aliases
             && *file_wrapper_aliases == other.file_wrapper_aliases
@@ -606,6 +611,7 @@ impl Index {
         index.collect_backend_traits(&items);
         index.collect_backend_associated_types(&items);
         index.collect_marker_traits(files, &items);
+        index.file_packages = files.iter().map(|f| f.borrow().package).collect();
         index.collect_extension_ports(&items);
         index.modules = items
             .of::<ast::Adt>()
@@ -1175,7 +1181,10 @@ impl Index {
     fn collect_extension_ports(&mut self, items: &FileItems) {
         // Each impl's backend, with the `cfg` it is compiled under (`None`: always).
         type Implemented = Option<(ExtensionTarget, Option<String>)>;
-        let mut impls: HashMap<String, Vec<Implemented>> = HashMap::new();
+        // An impl of a project trait for Burn's backend types is in the trait's crate (the
+        // orphan rule), so impls and traits meet by package and name: two crates may each
+        // define a `Backend` extension of their own.
+        let mut impls: HashMap<(usize, String), Vec<Implemented>> = HashMap::new();
         for (file, imp) in items.of::<ast::Impl>() {
             let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
                 continue;
@@ -1187,9 +1196,12 @@ impl Index {
                 .self_ty()
                 .and_then(|ty| self.extension_target(file, &imp, &ty))
                 .map(|target| (target, cfg_of(imp.syntax())));
-            impls.entry(name).or_default().push(target);
+            impls
+                .entry((self.package_of(file), name))
+                .or_default()
+                .push(target);
         }
-        let mut declared: HashMap<String, Option<ExtensionPort>> = HashMap::new();
+        let mut declared: HashMap<(usize, String), Option<ExtensionPort>> = HashMap::new();
         let mut sub_traits: Vec<(usize, String, Vec<ast::Path>)> = Vec::new();
         for (file, tr) in items.of::<ast::Trait>() {
             let Some(name) = tr.name().map(|n| n.text().to_string()) else {
@@ -1201,7 +1213,8 @@ impl Index {
             let Some(assoc) = tr.assoc_item_list() else {
                 continue;
             };
-            let targets = (impls.get(&name).filter(|found| !found.is_empty()))
+            let key = (self.package_of(file), name);
+            let targets = (impls.get(&key).filter(|found| !found.is_empty()))
                 .and_then(|found| found.iter().cloned().collect::<Option<Vec<_>>>())
                 // Two impls the port would write for one type (`Wgpu` and `Wgpu<f16>` are
                 // both `Cube`) would collide.
@@ -1221,7 +1234,7 @@ impl Index {
             });
             if assoc.assoc_items().next().is_none() {
                 if selectors.is_some() && tr.generic_param_list().is_none() {
-                    sub_traits.push((file, name, supertrait_paths(&tr)));
+                    sub_traits.push((file, key.1, supertrait_paths(&tr)));
                 }
                 continue;
             }
@@ -1248,8 +1261,9 @@ impl Index {
                 }),
                 _ => None,
             };
-            // Two crates of a workspace may each define a trait of one name: both must port.
-            let entry = declared.entry(name).or_insert_with(|| port.clone());
+            // A crate may define a trait of one name twice (in `cfg`-gated modules): both must
+            // port.
+            let entry = declared.entry(key).or_insert_with(|| port.clone());
             match (entry.as_mut(), port) {
                 (Some(known), Some(port)) => known.methods.extend(port.methods),
                 _ => *entry = None,
@@ -1265,13 +1279,40 @@ impl Index {
             let extension = |s: &ast::Path| {
                 !burn(s)
                     && (segment_names(s).last())
-                        .and_then(|last| self.extension_ports.get(last))
+                        .and_then(|last| self.extension_port(file, last))
                         .is_some_and(|port| port.declares_operations)
             };
             // It follows a ported extension; one over Burn's traits alone is no extension's.
             if supers.iter().any(extension) && supers.iter().all(|s| burn(s) || extension(s)) {
-                self.extension_ports.insert(name, ExtensionPort::default());
+                let key = (self.package_of(file), name);
+                self.extension_ports.insert(key, ExtensionPort::default());
             }
+        }
+    }
+
+    /// The package of file `file` (`SourceFile::package`).
+    fn package_of(&self, file: usize) -> usize {
+        self.file_packages.get(file).copied().unwrap_or(usize::MAX)
+    }
+
+    /// Whether the workspace has a backend extension the port declares.
+    pub fn has_extension_ports(&self) -> bool {
+        !self.extension_ports.is_empty()
+    }
+
+    /// The ported backend extension that `name` names in file `file`: its own package's, else
+    /// the one of that name another package defines (a dependency's), where only one does.
+    pub fn extension_port(&self, file: usize, name: &str) -> Option<&ExtensionPort> {
+        let own = self.package_of(file);
+        if let Some(port) = self.extension_ports.get(&(own, name.to_string())) {
+            return Some(port);
+        }
+        let mut others = (self.extension_ports.iter())
+            .filter(|((package, n), _)| *package != own && n == name)
+            .map(|(_, port)| port);
+        match (others.next(), others.next()) {
+            (Some(port), None) => Some(port),
+            _ => None,
         }
     }
 
@@ -1301,8 +1342,8 @@ impl Index {
         };
         let path = path_type.path()?;
         let name = self.burn_name(file, &path)?;
-        let cube_alias = (self.backends.iter())
-            .any(|b| b.runtime.is_some() && b.types.contains(&name));
+        let cube_alias =
+            (self.backends.iter()).any(|b| b.runtime.is_some() && b.types.contains(&name));
         if cube_alias {
             return Some(ExtensionTarget {
                 selector: "Cube",

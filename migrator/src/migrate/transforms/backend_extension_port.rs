@@ -48,7 +48,7 @@ pub const TRANSFORM: Transform = Transform {
 const DISPATCH: &str = "burn::backend::Dispatch";
 
 pub fn run(ctx: &mut FileCtx) {
-    if ctx.targets_0_22() || ctx.index.extension_ports.is_empty() {
+    if ctx.targets_0_22() || !ctx.index.has_extension_ports() {
         return;
     }
     port_traits(ctx);
@@ -75,7 +75,7 @@ pub fn survives_hands_off(change: &Change) -> bool {
 fn port_traits(ctx: &mut FileCtx) {
     for tr in ctx.nodes::<ast::Trait>() {
         let Some(name) = tr.name() else { continue };
-        let Some(port) = ctx.index.extension_ports.get(name.text()) else {
+        let Some(port) = ctx.index.extension_port(ctx.file_id, name.text()) else {
             continue;
         };
         let defined_here = (ctx.index.user_backend_traits.iter())
@@ -182,7 +182,7 @@ fn header_ports(ctx: &FileCtx) -> Vec<HeaderPort> {
         let Some(name) = trait_type.path().and_then(|p| segment_names(&p).pop()) else {
             continue;
         };
-        if !ctx.index.extension_ports.contains_key(&name) {
+        if ctx.index.extension_port(ctx.file_id, &name).is_none() {
             continue;
         }
         let Some(self_ty) = imp.self_ty() else {
@@ -207,7 +207,7 @@ fn header_ports(ctx: &FileCtx) -> Vec<HeaderPort> {
 /// parameters with their bounds): an import that only that text named is no longer used
 /// (`imports`).
 pub fn dropped_from_headers(ctx: &FileCtx) -> Vec<TextRange> {
-    if ctx.targets_0_22() || ctx.index.extension_ports.is_empty() {
+    if ctx.targets_0_22() || !ctx.index.has_extension_ports() {
         return Vec::new();
     }
     (header_ports(ctx).into_iter())
@@ -327,7 +327,7 @@ pub fn dispatch_calls(ctx: &FileCtx) -> Vec<(TextRange, String)> {
 
 /// `dispatch_calls` for one path (`backend-associated-item` leaves these to this rule).
 pub fn dispatch_call(ctx: &FileCtx, path: &ast::Path) -> Option<(TextRange, String)> {
-    if ctx.index.extension_ports.is_empty() {
+    if !ctx.index.has_extension_ports() {
         return None;
     }
     let qualifier = path.qualifier()?;
@@ -350,7 +350,7 @@ pub fn dispatch_call(ctx: &FileCtx, path: &ast::Path) -> Option<(TextRange, Stri
     let bounds = bounds_of(path.syntax(), &parameter);
     let bound = bounds.into_iter().find(|bound| {
         (segment_names(bound).last())
-            .and_then(|name| ctx.index.extension_ports.get(name))
+            .and_then(|name| ctx.index.extension_port(ctx.file_id, name))
             .is_some_and(|port| port.methods.contains(&function))
     })?;
     Some((
@@ -395,7 +395,7 @@ fn autodiff_tensor_accessors(ctx: &mut FileCtx) {
     for imp in ctx.nodes::<ast::Impl>() {
         let ported = match imp.trait_() {
             Some(ast::Type::PathType(t)) => (t.path().and_then(|p| segment_names(&p).pop()))
-                .is_some_and(|name| ctx.index.extension_ports.contains_key(&name)),
+                .is_some_and(|name| ctx.index.extension_port(ctx.file_id, &name).is_some()),
             _ => false,
         };
         let for_autodiff = imp

@@ -60,7 +60,7 @@ fn report_extensions(ctx: &mut FileCtx, extensions: &[&String]) {
         if !defined_here || !extensions.contains(&&name) {
             continue;
         }
-        if let Some(port) = ctx.index.extension_ports.get(&name) {
+        if let Some(port) = ctx.index.extension_port(ctx.file_id, &name) {
             // `backend-extension-port` declares it; what is left is Fusion's part, if any.
             if port.on_cube_backend {
                 // Over the whole trait: rustc reports the missing impl at the attribute.
@@ -88,7 +88,7 @@ fn report_extensions(ctx: &mut FileCtx, extensions: &[&String]) {
         if !extensions.contains(&&name) {
             continue;
         }
-        let message = if ctx.index.extension_ports.contains_key(&name) {
+        let message = if ctx.index.extension_port(ctx.file_id, &name).is_some() {
             // The trait and this impl's header are `backend-extension-port`'s; an impl
             // without items is all header.
             if item
