@@ -817,6 +817,42 @@ fn an_extension_of_a_runtime_alias_is_for_cube_unless_two_impls_collide() {
     );
 }
 
+/// Two crates may each define an extension of one name: each is declared for the backends
+/// its own crate implements it for (an impl of a project trait for Burn's backends is in the
+/// trait's crate), and neither's impls collide with the other's.
+#[test]
+fn same_named_extensions_of_two_crates_are_declared_each_for_its_own_impls() {
+    let trait_text = "use burn::tensor::backend::Backend as Burn;\nuse burn::tensor::ops::FloatTensor;\n\npub trait Backend: Burn {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\n";
+    let gpu = format!("{trait_text}impl<F: burn::tensor::Element> Backend for burn::backend::wgpu::CubeBackend<burn::backend::wgpu::WgpuRuntime, F, i32, u32> {{\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {{\n        x\n    }}\n}}\n");
+    let cpu = format!("{trait_text}impl Backend for burn::backend::Flex {{\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {{\n        x\n    }}\n}}\n");
+    let file = |name: &str, text: &str, package: usize| {
+        SourceFile::from_text(
+            PathBuf::from(name),
+            name.to_string(),
+            text.to_string(),
+            package,
+            ra_ap_syntax::Edition::Edition2021,
+        )
+    };
+    let sources = vec![file("gpu/lib.rs", &gpu, 0), file("cpu/lib.rs", &cpu, 1)];
+    let rules = RuleSet::embedded().unwrap();
+    let outcomes =
+        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
+    let (gpu, cpu) = (&outcomes[0].migrated, &outcomes[1].migrated);
+    assert!(
+        gpu.contains("#[burn::backend::backend_extension(Cube)]\npub trait Backend"),
+        "{gpu}"
+    );
+    assert!(
+        gpu.contains("impl Backend for burn::backend::wgpu::CubeBackend {"),
+        "{gpu}"
+    );
+    assert!(
+        cpu.contains("#[burn::backend::backend_extension(Flex)]\npub trait Backend"),
+        "{cpu}"
+    );
+}
+
 /// Backend-extension API imported from a backend module (`KernelSource`, `CubeTensor`) stays
 /// for the person porting the kernel; backend and device types go. Burn 0.22.1 still has
 /// `CubeTensor` and `WgpuRuntime` at those paths, so the import is no site: the function that
