@@ -54,12 +54,12 @@ pub fn run(ctx: &mut FileCtx) {
     port_traits(ctx);
     port_impl_headers(ctx);
     autodiff_tensor_accessors(ctx);
-    for (qualifier, bound) in dispatch_calls(ctx) {
+    for (backend, dispatch) in dispatch_calls(ctx) {
         ctx.push(Change::edit(
-            qualifier,
-            format!("<Dispatch as {bound}>"),
+            backend,
+            dispatch,
             RuleId::BackendExtensionPort,
-            format!("a backend extension's function runs on `Dispatch` in Burn 0.22: `<Dispatch as {bound}>::..` (feature `extension`)"),
+            "a backend extension's function runs on `Dispatch` in Burn 0.22: `<Dispatch as Ext>::op(..)` (feature `extension`)",
         ));
         ctx.need_import(DISPATCH);
     }
@@ -312,9 +312,9 @@ fn unused_params(imp: &ast::Impl, dropped: &[TextRange]) -> Vec<TextRange> {
     remove_list_elements(&elements, &remove).unwrap_or_default()
 }
 
-/// The calls `B::op(..)` of a ported extension's function through a backend parameter
-/// bounded by the extension: the qualifier (`B`) and the bound as written (`Backend`, the
-/// extension's name in scope there).
+/// The calls of a ported extension's function through a backend parameter bounded by it,
+/// `B::op(..)` or `<B as Ext>::op(..)`: the text that names the backend and what replaces it
+/// (`<Dispatch as Ext>`, with the bound as written in scope there; `Dispatch`).
 pub fn dispatch_calls(ctx: &FileCtx) -> Vec<(TextRange, String)> {
     let mut found = Vec::new();
     for path in ctx.nodes::<ast::Path>() {
@@ -331,32 +331,48 @@ pub fn dispatch_call(ctx: &FileCtx, path: &ast::Path) -> Option<(TextRange, Stri
         return None;
     }
     let qualifier = path.qualifier()?;
-    let parameter = path_as_ident(&qualifier)?;
     let function = segment_name(&path.segment()?);
-    if !ctx.declares_type_param(&parameter) {
-        return None;
+    let declares = |port: Option<&crate::migrate::index::ExtensionPort>| {
+        port.is_some_and(|port| port.methods.contains(&function))
+    };
+    // `<B as Ext>::op`: the anchor names the extension.
+    if let Some(anchor) = qualifier.segment().and_then(|s| s.type_anchor()) {
+        // `<B as Ext>`: the type, then the trait.
+        let mut types = anchor.syntax().children().filter_map(ast::Type::cast);
+        let (Some(ty), Some(ast::Type::PathType(as_trait))) = (types.next(), types.next()) else {
+            return None;
+        };
+        let parameter = crate::util::syntax::type_as_ident(&ty)?;
+        let extension = as_trait.path().and_then(|p| segment_names(&p).pop())?;
+        let port = ctx.index.extension_port(ctx.file_id, &extension);
+        let goes = ctx.declares_type_param(&parameter) && !in_an_extension_impl(ctx, path);
+        return (goes && declares(port))
+            .then(|| (ty.syntax().text_range(), "Dispatch".to_string()));
     }
-    // An impl of an extension keeps its parameters (`impl<B: Ext, C> Ext for Autodiff<B, C>`
-    // calls the inner backend's `B::op`).
-    let in_an_extension_impl =
-        (path.syntax().ancestors().filter_map(ast::Impl::cast)).any(|imp| match imp.trait_() {
-            Some(ast::Type::PathType(t)) => (t.path().and_then(|p| segment_names(&p).pop()))
-                .is_some_and(|name| is_extension_trait(ctx, &name)),
-            _ => false,
-        });
-    if in_an_extension_impl {
+    let parameter = path_as_ident(&qualifier)?;
+    if !ctx.declares_type_param(&parameter) || in_an_extension_impl(ctx, path) {
         return None;
     }
     let bounds = bounds_of(path.syntax(), &parameter);
     let bound = bounds.into_iter().find(|bound| {
-        (segment_names(bound).last())
-            .and_then(|name| ctx.index.extension_port(ctx.file_id, name))
-            .is_some_and(|port| port.methods.contains(&function))
+        let name = segment_names(bound).pop();
+        declares(name.and_then(|name| ctx.index.extension_port(ctx.file_id, &name)))
     })?;
+    let bound = bound.syntax().text().to_string();
     Some((
         qualifier.syntax().text_range(),
-        bound.syntax().text().to_string(),
+        format!("<Dispatch as {bound}>"),
     ))
+}
+
+/// Whether `path` is in an impl of an extension, which keeps its parameters (`impl<B: Ext, C>
+/// Ext for Autodiff<B, C>` calls the inner backend's `B::op`).
+fn in_an_extension_impl(ctx: &FileCtx, path: &ast::Path) -> bool {
+    (path.syntax().ancestors().filter_map(ast::Impl::cast)).any(|imp| match imp.trait_() {
+        Some(ast::Type::PathType(t)) => (t.path().and_then(|p| segment_names(&p).pop()))
+            .is_some_and(|name| is_extension_trait(ctx, &name)),
+        _ => false,
+    })
 }
 
 /// The trait bounds of the type parameter `name` that is in scope at `node` (on the
