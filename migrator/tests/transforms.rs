@@ -741,7 +741,7 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
 #[test]
 fn a_backend_extension_is_declared_for_the_backends_its_impls_are_for() {
     let lib = "mod autodiff;\n\nuse burn::tensor::ops::FloatTensor;\nuse burn::tensor::{Tensor, TensorPrimitive};\n\npub trait Backend: burn::tensor::backend::Backend {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\npub fn twice<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    Tensor::from_primitive(TensorPrimitive::Float(B::twice(x.into_primitive().tensor())))\n}\n\npub fn four_times<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    let twice = <B as Backend>::twice(x.into_primitive().tensor());\n    Tensor::from_primitive(TensorPrimitive::Float(<B as Backend>::twice(twice)))\n}\n";
-    let autodiff = "use super::Backend;\nuse burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;\nuse burn::backend::{Autodiff, Flex};\nuse burn::tensor::ops::FloatTensor;\n\nimpl<F: burn::tensor::Element> Backend for Flex<F> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        let _node = x.node.clone();\n        Self::from_inner(B::twice(x.primitive))\n    }\n}\n";
+    let autodiff = "use super::Backend;\nuse burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;\nuse burn::backend::{Autodiff, Flex};\nuse burn::tensor::ops::FloatTensor;\n\nimpl<F: burn::tensor::Element> Backend for Flex<F> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        let _node = x.node.clone();\n        let _id = x.node.id;\n        Self::from_inner(B::twice(x.primitive))\n    }\n}\n";
     let rules = RuleSet::embedded().unwrap();
     let sources = sources(&[("lib.rs", lib), ("autodiff.rs", autodiff)]);
     let outcomes =
@@ -762,6 +762,7 @@ fn a_backend_extension_is_declared_for_the_backends_its_impls_are_for() {
         "\nimpl Backend for Flex {",
         "impl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {",
         "let _node = x.node();",
+        "let _id = x.id();",
         "Self::from_inner(B::twice(x.into_primitive()))",
     ] {
         assert!(autodiff.contains(expected), "{expected}\n{autodiff}");

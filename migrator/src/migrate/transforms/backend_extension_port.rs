@@ -495,7 +495,14 @@ fn accessor(field: &ast::FieldExpr, name: &ast::NameRef) -> Option<(TextRange, &
             && call.arg_list().is_some_and(|a| a.args().next().is_none())
     });
     let range = name.syntax().text_range();
+    // `x.node.id` is `x.id()` (the node's identifier, without retaining the node).
+    let node_id = (field.syntax().parent().and_then(ast::FieldExpr::cast))
+        .filter(|outer| outer.name_ref().is_some_and(|n| n.text() == "id"));
     match name.text().to_string().as_str() {
+        "node" if node_id.is_some() => node_id.map(|outer| {
+            let end = outer.syntax().text_range().end();
+            (TextRange::new(range.start(), end), "id()")
+        }),
         "node" => Some(match cloned {
             Some(call) => (
                 TextRange::new(range.start(), call.syntax().text_range().end()),
