@@ -34,7 +34,18 @@ pub fn run(ctx: &mut FileCtx) {
             .generic_arg_list()
             .map(|l| l.generic_args().count())
             .unwrap_or(0);
-        if arity >= 2 && is_a_built_optimizer(ctx, &path) {
+        if let Some(impl_trait) = (arity >= 2)
+            .then(|| an_impl_optimizer(ctx, &path))
+            .flatten()
+        {
+            ctx.need_import("burn::optim::ModuleOptimizer");
+            ctx.push(Change::edit(
+                impl_trait.syntax().text_range(),
+                "ModuleOptimizer",
+                RuleId::OptimizerAdaptorType,
+                "an optimizer is a `ModuleOptimizer` in Burn 0.22, whatever it optimizes",
+            ));
+        } else if arity >= 2 && is_a_built_optimizer(ctx, &path) {
             let Some(ty) = path.syntax().parent() else {
                 continue;
             };
@@ -79,6 +90,28 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
+/// `impl Optimizer<M, B>` (Burn's trait, its one bound) taken or returned by a function
+/// (`optim: &mut impl Optimizer<Model<B>, B>`, `-> impl Optimizer<M, B>`): the type is
+/// 0.22's `ModuleOptimizer`, which every optimizer config builds, where no type parameter but
+/// backends is in its arguments (one for the module would be left with nothing to infer it
+/// from).
+fn an_impl_optimizer(ctx: &FileCtx, path: &ast::Path) -> Option<ast::ImplTraitType> {
+    let bound = path.syntax().ancestors().find_map(ast::TypeBound::cast)?;
+    let impl_trait = bound
+        .syntax()
+        .ancestors()
+        .find_map(ast::ImplTraitType::cast)?;
+    let only_bound = impl_trait
+        .type_bound_list()
+        .is_some_and(|list| list.bounds().count() == 1);
+    let taken_or_returned = (impl_trait.syntax().ancestors().skip(1))
+        .find(|a| !ast::RefType::can_cast(a.kind()))
+        .is_some_and(|a| ast::Param::can_cast(a.kind()) || ast::RetType::can_cast(a.kind()));
+    let burn = ctx.index.burn_name(ctx.file_id, path).as_deref() == Some("Optimizer");
+    (only_bound && taken_or_returned && burn && !names_a_non_backend_parameter(ctx, path))
+        .then_some(impl_trait)
+}
+
 /// Whether `path` is Burn's `OptimizerAdaptor<O, M, B>` written as a type, with no type
 /// parameter in scope in its arguments but backends (which the port removes): a parameter for
 /// the module or the optimizer would be left unused by `ModuleOptimizer` (an error in an alias
@@ -93,6 +126,11 @@ fn is_a_built_optimizer(ctx: &FileCtx, path: &ast::Path) -> bool {
     {
         return false;
     }
+    !names_a_non_backend_parameter(ctx, path)
+}
+
+/// Whether `path`'s generic arguments name a type parameter in scope that is no backend.
+fn names_a_non_backend_parameter(ctx: &FileCtx, path: &ast::Path) -> bool {
     let backends: HashSet<String> = (ctx.backends_in_scope(path.syntax()).into_iter())
         .map(|b| b.name)
         .collect();
@@ -106,7 +144,7 @@ fn is_a_built_optimizer(ctx: &FileCtx, path: &ast::Path) -> bool {
     let Some(arguments) = path.segment().and_then(|s| s.generic_arg_list()) else {
         return false;
     };
-    !(arguments.syntax().descendants())
+    (arguments.syntax().descendants())
         .filter_map(ast::NameRef::cast)
         .any(|name| parameters.contains(name.text()))
 }
