@@ -1,23 +1,24 @@
 //! Rule `backend-extension-port`: a project's backend extension that Burn 0.22.1's
-//! `#[backend_extension(..)]` declares as it is (`Index::extension_ports`) is ported:
+//! `#[backend_extension(..)]` declares as it is (`Index::extension_port`) is ported:
 //!
-//! - the trait gets the attribute, naming the backends the workspace implements it for, and
-//!   extends `burn::backend::Backend` (a trait without items that only gathers extensions and
-//!   Burn's traits keeps them, under their 0.22 paths);
-//! - each impl's backend loses its type arguments (`CubeBackend<R, F, I, BT>` is `CubeBackend`,
-//!   which has no parameters in 0.22.1; `NdArray<f32>` is `NdArray`), and the impl loses the
-//!   parameters only those arguments named;
+//! - the trait gets the attribute, naming the backends its crate implements it for (under the
+//!   `cfg` their impls are compiled under), and extends `burn::backend::Backend`; a trait
+//!   without items that gathers it and Burn's traits keeps them, under their 0.22 paths;
+//! - each impl is for the backend as 0.22.1 has it: `CubeBackend<R, F, I, BT>` is
+//!   `CubeBackend` (no parameters), an alias of a CubeCL runtime's backend (`Wgpu`) is
+//!   `burn::backend::Cube`; the impl loses the parameters only the replaced text named;
 //! - a call of the extension's function through a backend parameter bounded by it,
-//!   `B::fused(..)`, goes through the one backend of user code: `<Dispatch as Ext>::fused(..)`.
-//!
+//!   `B::fused(..)` or `<B as Ext>::fused(..)`, goes through the one backend of user code:
+//!   `<Dispatch as Ext>::fused(..)`;
 //! - in an impl for `Autodiff<..>`, the fields of the autodiff tensors its functions take, which
 //!   are private in burn-autodiff 0.22.1, are read through its methods: `lhs.node.clone()` is
-//!   `lhs.node()` (the guard `prepare` takes), `lhs.primitive.clone()` is
-//!   `lhs.primitive().clone()`, and a moved `lhs.primitive` is `lhs.into_primitive()`.
+//!   `lhs.node()` (the guard `prepare` takes), `lhs.node.id` is `lhs.id()`,
+//!   `lhs.primitive.clone()` is `lhs.primitive().clone()`, and a moved `lhs.primitive` is
+//!   `lhs.into_primitive()`.
 //!
 //! The rest of an impl's body (a CubeCL kernel launch, a custom backward step) stays a person's:
 //! `backend-extension-trait` reports it whole and keeps the other rules out of it, but not this
-//! rule's edits of its header (`survives_hands_off`).
+//! rule's edits (`survives_hands_off`).
 
 use ra_ap_syntax::ast::{
     self, HasArgList, HasAttrs, HasGenericArgs, HasGenericParams, HasName, HasTypeBounds,
@@ -65,8 +66,8 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Whether `change` is one this rule makes inside an item a person ports as a whole: the
-/// item's header, which is the trait's port (`FileCtx::hands_off` keeps the rest out).
+/// Whether `change` is one this rule makes inside an item a person ports as a whole (its
+/// header, an autodiff tensor's field): `FileCtx::hands_off` keeps the other rules out.
 pub fn survives_hands_off(change: &Change) -> bool {
     change.rule == RuleKey::from(RuleId::BackendExtensionPort)
 }
@@ -176,10 +177,7 @@ struct HeaderPort {
 fn header_ports(ctx: &FileCtx) -> Vec<HeaderPort> {
     let mut ports = Vec::new();
     for imp in ctx.nodes::<ast::Impl>() {
-        let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
-            continue;
-        };
-        let Some(name) = trait_type.path().and_then(|p| segment_names(&p).pop()) else {
+        let Some(name) = implemented_trait(&imp) else {
             continue;
         };
         if ctx.index.extension_port(ctx.file_id, &name).is_none() {
@@ -261,8 +259,9 @@ fn backend_edits(ctx: &FileCtx, imp: &ast::Impl, ty: &ast::Type) -> Vec<(TextRan
     }
 }
 
-/// The ranges that delete the impl's type parameters that only the `dropped` argument lists
-/// named: each parameter with its separator, or the whole list where none is left.
+/// The ranges that delete the impl's type parameters that only the `dropped` text (the
+/// backend's arguments, an alias) named: each parameter with its separator, or the whole list
+/// where none is left.
 fn unused_params(imp: &ast::Impl, dropped: &[TextRange]) -> Vec<TextRange> {
     let Some(list) = imp.generic_param_list() else {
         return Vec::new();
@@ -368,11 +367,8 @@ pub fn dispatch_call(ctx: &FileCtx, path: &ast::Path) -> Option<(TextRange, Stri
 /// Whether `path` is in an impl of an extension, which keeps its parameters (`impl<B: Ext, C>
 /// Ext for Autodiff<B, C>` calls the inner backend's `B::op`).
 fn in_an_extension_impl(ctx: &FileCtx, path: &ast::Path) -> bool {
-    (path.syntax().ancestors().filter_map(ast::Impl::cast)).any(|imp| match imp.trait_() {
-        Some(ast::Type::PathType(t)) => (t.path().and_then(|p| segment_names(&p).pop()))
-            .is_some_and(|name| is_extension_trait(ctx, &name)),
-        _ => false,
-    })
+    (path.syntax().ancestors().filter_map(ast::Impl::cast))
+        .any(|imp| implemented_trait(&imp).is_some_and(|name| is_extension_trait(ctx, &name)))
 }
 
 /// The trait bounds of the type parameter `name` that is in scope at `node` (on the
@@ -409,11 +405,8 @@ fn bounds_of(node: &SyntaxNode, name: &str) -> Vec<ast::Path> {
 fn autodiff_tensor_accessors(ctx: &mut FileCtx) {
     let mut edits: Vec<(TextRange, &'static str)> = Vec::new();
     for imp in ctx.nodes::<ast::Impl>() {
-        let ported = match imp.trait_() {
-            Some(ast::Type::PathType(t)) => (t.path().and_then(|p| segment_names(&p).pop()))
-                .is_some_and(|name| ctx.index.extension_port(ctx.file_id, &name).is_some()),
-            _ => false,
-        };
+        let ported = implemented_trait(&imp)
+            .is_some_and(|name| ctx.index.extension_port(ctx.file_id, &name).is_some());
         let for_autodiff = imp
             .self_ty()
             .and_then(|ty| ctx.index.extension_selector(ctx.file_id, &imp, &ty))
@@ -521,11 +514,7 @@ fn accessor(field: &ast::FieldExpr, name: &ast::NameRef) -> Option<(TextRange, &
 /// person), and so must the import of what it names.
 pub fn named_in_extension_impls(ctx: &FileCtx, name: &str) -> bool {
     ctx.nodes::<ast::Impl>().into_iter().any(|imp| {
-        let implemented = match imp.trait_() {
-            Some(ast::Type::PathType(t)) => t.path().and_then(|p| segment_names(&p).pop()),
-            _ => None,
-        };
-        implemented.is_some_and(|t| is_extension_trait(ctx, &t))
+        implemented_trait(&imp).is_some_and(|t| is_extension_trait(ctx, &t))
             && (imp.syntax().descendants().filter_map(ast::NameRef::cast)).any(|n| n.text() == name)
     })
 }
@@ -547,4 +536,12 @@ pub fn used_as_a_trait(ctx: &FileCtx, name: &str) -> bool {
                     .is_some_and(|t| t.syntax() == &a)
         })
     })
+}
+
+/// The name of the trait `imp` implements (`Backend` of `impl Backend for CubeBackend`).
+fn implemented_trait(imp: &ast::Impl) -> Option<String> {
+    match imp.trait_()? {
+        ast::Type::PathType(t) => segment_names(&t.path()?).pop(),
+        _ => None,
+    }
 }

@@ -84,6 +84,7 @@ pub fn run(ctx: &mut FileCtx) {
         optimizer_named: names_outside_imports(ctx.name_refs("Optimizer")),
         tensor_primitive_named: names_outside_imports(primitive_uses),
         phantom_data_stays: phantom_data_stays(ctx),
+        dropped_from_headers: super::backend_extension_port::dropped_from_headers(ctx),
     };
     for use_item in ctx.nodes::<ast::Use>() {
         let Some(tree) = use_item.use_tree() else {
@@ -162,6 +163,9 @@ struct Names {
     tensor_primitive_named: bool,
     /// Whether `PhantomData` is still used once the backend marker fields are gone.
     phantom_data_stays: bool,
+    /// What the port deletes from the headers of ported extensions' impls
+    /// (`backend_extension_port::dropped_from_headers`).
+    dropped_from_headers: Vec<TextRange>,
 }
 
 /// Plans edits for one use tree; returns true when the whole tree should go (the caller
@@ -230,6 +234,11 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     let Some((last, module)) = full.split_last() else {
         return false;
     };
+    // The name the import brings into scope.
+    let local = tree
+        .rename()
+        .and_then(|r| r.name())
+        .map_or_else(|| last.clone(), |n| n.text().to_string());
     let crates = &ctx.index.backend_crates;
     if is_backend_module_path(module, crates)
         || is_backend_module_path(full, crates)
@@ -246,8 +255,7 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         }
         // What only the header of a ported extension's impl named, in the backend's arguments
         // or the parameters it loses (`WgpuRuntime`, `R: CubeRuntime`): nothing names it now.
-        let dropped = super::backend_extension_port::dropped_from_headers(ctx);
-        if names_only_in(ctx, tree, &dropped) {
+        if names_only_in(ctx, &local, &names.dropped_from_headers) {
             record_removal(
                 ctx,
                 tree,
@@ -275,10 +283,6 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
         }
         // A backend that an impl of a backend extension is for (`Autodiff<B, C>`,
         // `CubeBackend`) stays with the impl, where Burn 0.22.1 has it at this path.
-        let local = tree
-            .rename()
-            .and_then(|r| r.name())
-            .map_or_else(|| last.clone(), |n| n.text().to_string());
         if super::backend_extension_port::named_in_extension_impls(ctx, &local)
             && crate::rules::framework::api_0_22_line(&full.join("::")).is_some()
         {
@@ -296,10 +300,6 @@ fn leaf_decision(ctx: &mut FileCtx, tree: &ast::UseTree, full: &[String], names:
     // (`use burn_lm_inference::Backend;` of a `pub use burn::prelude::Backend;`): the index
     // reads the file's `Backend` as Burn's (its bounds go), and the re-export goes with the
     // other backend imports, so this import goes too.
-    let local = tree
-        .rename()
-        .and_then(|r| r.name())
-        .map_or_else(|| last.clone(), |n| n.text().to_string());
     // Through another crate, the workspace must re-export Burn's trait under that name: a
     // crate the index does not read (one without Burn) may have a `Backend` of its own (mere's
     // storage `Backend`). Within the crate (`use super::Backend;` of a parent module's
@@ -665,20 +665,13 @@ fn strategy_outside_wrapper_types(ctx: &FileCtx, name: &str) -> bool {
         .any(|n| !wrapper_argument(&n))
 }
 
-/// Whether every use of the name `tree` imports (outside `use` items) lies in one of
+/// Whether every use of `name` (an import's local name) outside `use` items lies in one of
 /// `ranges`, and there is one at least.
-fn names_only_in(ctx: &FileCtx, tree: &ast::UseTree, ranges: &[TextRange]) -> bool {
+fn names_only_in(ctx: &FileCtx, name: &str, ranges: &[TextRange]) -> bool {
     if ranges.is_empty() {
         return false;
     }
-    let local = match tree.rename().and_then(|r| r.name()) {
-        Some(name) => name.text().to_string(),
-        None => match tree.path().and_then(|p| p.segment()) {
-            Some(segment) => crate::util::syntax::segment_name(&segment),
-            None => return false,
-        },
-    };
-    let uses: Vec<TextRange> = (ctx.name_refs(&local).into_iter())
+    let uses: Vec<TextRange> = (ctx.name_refs(name).into_iter())
         .filter(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
         .map(|n| n.syntax().text_range())
         .collect();
