@@ -792,11 +792,11 @@ fn a_backend_extension_names_cfg_gated_backends_under_their_cfg() {
 /// reported whole.
 #[test]
 fn an_extension_of_a_runtime_alias_is_for_cube_unless_two_impls_collide() {
-    let one = "use burn::backend::Wgpu;\nuse burn::tensor::backend::Backend;\nuse burn::tensor::ops::FloatTensor;\n\npub trait Ext: Backend {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl Ext for Wgpu {}\n";
+    let one = "use burn::backend::Wgpu;\nuse burn::tensor::backend::Backend;\nuse burn::tensor::ops::FloatTensor;\n\npub trait Ext\nwhere\n    Self: Backend,\n{\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl Ext for Wgpu {}\n";
     let (out, manual) = port(one);
     assert!(
         out.contains(
-            "#[burn::backend::backend_extension(Cube)]\npub trait Ext: burn::backend::Backend {"
+            "#[burn::backend::backend_extension(Cube)]\npub trait Ext\nwhere\n    Self: burn::backend::Backend,\n{"
         ),
         "{out}"
     );

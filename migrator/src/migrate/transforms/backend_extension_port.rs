@@ -106,10 +106,12 @@ fn port_traits(ctx: &mut FileCtx) {
                 format!("`{name}` is a backend extension in Burn 0.22: `#[backend_extension({})]`, the backends the workspace implements it for (feature `extension`)", selectors.join(", ")),
             ));
         }
-        let supers = tr
-            .type_bound_list()
-            .into_iter()
-            .flat_map(|list| list.bounds());
+        // The supertraits: the bound list and `where Self: ..` predicates.
+        let on_self = (tr.where_clause().into_iter().flat_map(|w| w.predicates()))
+            .filter(|pred| pred.ty().is_some_and(|t| t.syntax().text() == "Self"))
+            .filter_map(|pred| pred.type_bound_list());
+        let supers =
+            (tr.type_bound_list().into_iter().chain(on_self)).flat_map(|list| list.bounds());
         for bound in supers {
             let Some(ast::Type::PathType(ty)) = bound.ty() else {
                 continue;
