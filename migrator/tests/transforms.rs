@@ -769,9 +769,10 @@ fn a_backend_extension_is_declared_for_the_backends_its_impls_are_for() {
     }
 }
 
-/// An impl compiled under a `cfg` gives its backend under that `cfg` in the attribute, which
-/// the macro reads with the crate's features (`Cube: cfg(feature = "gpu")`); a backend some
-/// impl always compiles is unconditional.
+/// An impl compiled under a `cfg` (its own, or that of the `mod` declaration of its file) gives
+/// its backend under that `cfg` in the attribute, which the macro reads with the crate's
+/// features (`Cube: cfg(feature = "gpu")`); a backend some impl always compiles is
+/// unconditional.
 #[test]
 fn a_backend_extension_names_cfg_gated_backends_under_their_cfg() {
     let text = "use burn::backend::Flex;\nuse burn::backend::wgpu::{CubeBackend, FloatElement, WgpuRuntime};\nuse burn::tensor::backend::Backend;\nuse burn::tensor::ops::FloatTensor;\n\npub trait Ext: Backend {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\nimpl Ext for Flex {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\n#[cfg(feature = \"gpu\")]\nimpl<F: FloatElement> Ext for CubeBackend<WgpuRuntime, F, i32, u32> {\n    fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n";
@@ -783,6 +784,19 @@ fn a_backend_extension_names_cfg_gated_backends_under_their_cfg() {
     assert!(
         out.contains("#[cfg(feature = \"gpu\")]\nimpl Ext for CubeBackend {"),
         "{out}"
+    );
+    // The same impl in a module file its crate declares under the `cfg`.
+    let (lib, gpu) = text.split_once("#[cfg(feature = \"gpu\")]\n").unwrap();
+    let lib = format!("#[cfg(feature = \"gpu\")]\nmod gpu;\n\n{lib}");
+    let gpu = format!("use super::Ext;\nuse burn::backend::wgpu::{{CubeBackend, FloatElement, WgpuRuntime}};\nuse burn::tensor::ops::FloatTensor;\n\n{gpu}");
+    let rules = RuleSet::embedded().unwrap();
+    let sources = sources(&[("src/lib.rs", &lib), ("src/gpu.rs", &gpu)]);
+    let outcomes =
+        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
+    let lib = &outcomes[0].migrated;
+    assert!(
+        lib.contains("#[burn::backend::backend_extension(Cube: cfg(feature = \"gpu\"), Flex)]"),
+        "{lib}"
     );
 }
 

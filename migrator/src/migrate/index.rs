@@ -13,6 +13,7 @@ use ra_ap_syntax::{AstNode, NodeOrToken, SyntaxNode, TextRange};
 use rayon::prelude::*;
 
 use crate::migrate::crate_names::{CrateNames, DeclaredAliases};
+use crate::migrate::module_cfgs;
 use crate::migrate::recorder_wrappers;
 use crate::migrate::source::SourceFile;
 use crate::rules::backends::{Backend, BackendKey, Backends, ElementDTypes, Wrapper};
@@ -612,7 +613,7 @@ impl Index {
         index.collect_backend_associated_types(&items);
         index.collect_marker_traits(files, &items);
         index.file_packages = files.iter().map(|f| f.borrow().package).collect();
-        index.collect_extension_ports(&items);
+        index.collect_extension_ports(files, &items);
         index.modules = items
             .of::<ast::Adt>()
             .map(|(_, adt)| adt)
@@ -1178,13 +1179,15 @@ impl Index {
     /// with no items whose supertraits are Burn's backend traits and such extensions
     /// (`trait AutodiffBackend: Backend + burn::tensor::backend::AutodiffBackend {}`) is ported
     /// with them: it keeps its supertraits, under their 0.22 paths.
-    fn collect_extension_ports(&mut self, items: &FileItems) {
+    fn collect_extension_ports<F: Borrow<SourceFile>>(&mut self, files: &[F], items: &FileItems) {
         // Each impl's backend, with the `cfg` it is compiled under (`None`: always).
         type Implemented = Option<(ExtensionTarget, Option<String>)>;
         // An impl of a project trait for Burn's backend types is in the trait's crate (the
         // orphan rule), so impls and traits meet by package and name: two crates may each
         // define a `Backend` extension of their own.
         let mut impls: HashMap<(usize, String), Vec<Implemented>> = HashMap::new();
+        // The `cfg` of each file's `mod` declarations, read once there is an extension.
+        let mut file_predicates: Option<Vec<Vec<String>>> = None;
         for (file, imp) in items.of::<ast::Impl>() {
             let Some(ast::Type::PathType(trait_type)) = imp.trait_() else {
                 continue;
@@ -1192,10 +1195,21 @@ impl Index {
             let Some(name) = trait_type.path().and_then(|p| segment_names(&p).pop()) else {
                 continue;
             };
-            let target = imp
+            let Some(target) = imp
                 .self_ty()
                 .and_then(|ty| self.extension_target(file, &imp, &ty))
-                .map(|target| (target, cfg_of(imp.syntax())));
+            else {
+                impls
+                    .entry((self.package_of(file), name))
+                    .or_default()
+                    .push(None);
+                continue;
+            };
+            let declared =
+                file_predicates.get_or_insert_with(|| module_cfgs::file_predicates(files));
+            let mut predicates = declared.get(file).cloned().unwrap_or_default();
+            predicates.extend(module_cfgs::cfg_predicates(imp.syntax()));
+            let target = Some((target, module_cfgs::all_of(predicates)));
             impls
                 .entry((self.package_of(file), name))
                 .or_default()
@@ -2215,26 +2229,6 @@ fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
             _ => None,
         })
         .collect()
-}
-
-/// The `cfg` predicate `node` is compiled under: its own `#[cfg(..)]` attributes and those of
-/// the items around it in the file (`all(..)` of several), `None` where there is none.
-fn cfg_of(node: &SyntaxNode) -> Option<String> {
-    let mut predicates: Vec<String> = Vec::new();
-    for item in node.ancestors().filter_map(ast::Item::cast) {
-        for attr in item.attrs() {
-            if let Some(ast::Meta::CfgMeta(cfg)) = attr.meta() {
-                if let Some(predicate) = cfg.cfg_predicate() {
-                    predicates.insert(0, predicate.syntax().text().to_string());
-                }
-            }
-        }
-    }
-    match predicates.len() {
-        0 => None,
-        1 => predicates.pop(),
-        _ => Some(format!("all({})", predicates.join(", "))),
-    }
 }
 
 /// The attribute's backend names from the impls' (backend, cfg) pairs: a backend one impl

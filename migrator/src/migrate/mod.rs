@@ -33,6 +33,7 @@ pub mod lockfile;
 pub mod manifest;
 mod manifests;
 pub mod markers;
+mod module_cfgs;
 mod moot;
 pub mod old_burn_deps;
 mod outcome;
