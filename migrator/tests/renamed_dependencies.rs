@@ -133,6 +133,7 @@ const SOURCES: &[(&str, &str)] = &[
         "src/main.rs",
         r#"//! Fits a one-layer model on the CPU and saves it.
 {root}{module}
+mod ext;
 mod model;
 mod train;
 
@@ -146,6 +147,28 @@ fn main() {
     let model = train::fit::<Autodiff<Cpu>>(device);
     println!("{} weights", model.weight_count());
     model::save(model).expect("the model is written");
+}
+"#,
+    ),
+    (
+        "src/ext.rs",
+        r#"{module}use {burn}::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use {burn}::backend::{Autodiff, Flex};
+use {burn}::tensor::ops::FloatTensor;
+use {burn}::tensor::{Tensor, TensorPrimitive};
+
+/// `x + x`, a custom operation.
+pub trait Doubled: {burn}::tensor::backend::Backend {
+    fn doubled(x: FloatTensor<Self>) -> FloatTensor<Self> {
+        Self::float_add(x.clone(), x)
+    }
+}
+
+impl Doubled for Flex {}
+impl<B: Doubled, C: CheckpointStrategy> Doubled for Autodiff<B, C> {}
+
+pub fn doubled<B: Doubled>(x: Tensor<B, 1>) -> Tensor<B, 1> {
+    Tensor::from_primitive(TensorPrimitive::Float(B::doubled(x.into_primitive().tensor())))
 }
 "#,
     ),
@@ -384,7 +407,7 @@ fn the_port_writes_the_projects_names_for_burn() {
     );
     let manifest = &report.manifests[0].migrated;
     assert!(
-        manifest.contains("nn = { package = \"burn\", version = \"0.22.0\", features = [\"autodiff\", \"flex\"] }\n")
+        manifest.contains("nn = { package = \"burn\", version = \"0.22.0\", features = [\"autodiff\", \"flex\", \"extension\"] }\n")
             && !manifest.contains("nd ="),
         "{manifest}"
     );

@@ -8,9 +8,11 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::migrate::crate_names::DeclaredAliases;
 use crate::migrate::discover::Workspace;
 use crate::migrate::manifest;
 use crate::migrate::outcome::{FileOutcome, ManifestOutcome};
+use crate::migrate::source;
 use crate::rules::RuleSet;
 use crate::util::layout;
 
@@ -128,14 +130,28 @@ pub fn rewrite_manifests(
                 let krate = needle.split("::").next().unwrap_or(needle);
                 let rest = &needle[krate.len()..];
                 let names = &workspace.files[file].dependency_names;
-                (names.keys_of(krate).filter(|key| key != &krate)).any(|key| {
+                let spelled = |key: &str| {
                     let local = if rest.is_empty() {
                         format!("{key}::")
                     } else {
                         format!("{key}{rest}")
                     };
                     names_path(text, &local)
-                })
+                };
+                if (names.keys_of(krate).filter(|key| key != &krate)).any(spelled) {
+                    return true;
+                }
+                // Through an alias the file declares (`use ::nn as bn;`, `extern crate nn as
+                // b;`) of one of the crate's names.
+                if !DeclaredAliases::may_declare(text) {
+                    return false;
+                }
+                let (parsed, _) = source::parse(text, workspace.files[file].edition);
+                let declared = DeclaredAliases::of(&parsed, text);
+                let crate_keys: Vec<&str> = names.keys_of(krate).chain([krate]).collect();
+                (declared.extern_crates.iter().chain(&declared.uses))
+                    .filter(|(_, target)| crate_keys.contains(&target.as_str()))
+                    .any(|(alias, _)| spelled(alias))
             };
             let code_uses = |needle: &str| {
                 *(answers.borrow_mut())

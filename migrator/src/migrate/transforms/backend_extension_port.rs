@@ -99,9 +99,10 @@ fn port_traits(ctx: &mut FileCtx) {
                 .collect();
             let start = first_token_after_attributes(tr.syntax());
             let indent = indentation_at(&ctx.file.text, start);
+            let attribute = ctx.local_path("burn::backend::backend_extension");
             ctx.push(Change::edit(
                 TextRange::empty(start),
-                format!("#[burn::backend::backend_extension({})]\n{indent}", selectors.join(", ")),
+                format!("#[{attribute}({})]\n{indent}", selectors.join(", ")),
                 RuleId::BackendExtensionPort,
                 format!("`{name}` is a backend extension in Burn 0.22: `#[backend_extension({})]`, the backends the workspace implements it for (feature `extension`)", selectors.join(", ")),
             ));
@@ -120,7 +121,9 @@ fn port_traits(ctx: &mut FileCtx) {
             let Some(burn) = ctx.index.burn_name(ctx.file_id, &path) else {
                 continue;
             };
-            let written = format!("burn::backend::{burn}");
+            let written = ctx
+                .local_path(&format!("burn::backend::{burn}"))
+                .into_owned();
             if !matches!(burn.as_str(), "Backend" | "AutodiffBackend")
                 || path.syntax().text() == written.as_str()
             {
@@ -169,7 +172,7 @@ struct HeaderPort {
     /// The backend's type as 0.22 writes it: its generic argument lists deleted
     /// (`CubeBackend<R, F, I, BT>`), or an alias of a CubeCL runtime's backend replaced by
     /// `burn::backend::Cube` (`Wgpu`); as (range, replacement).
-    backend: Vec<(TextRange, &'static str)>,
+    backend: Vec<(TextRange, String)>,
     /// The impl's type parameters that only the replaced text named, as ranges to delete (the
     /// whole list where none is left).
     parameters: Vec<TextRange>,
@@ -223,7 +226,10 @@ pub fn dropped_from_headers(ctx: &FileCtx) -> Vec<TextRange> {
 fn port_impl_headers(ctx: &mut FileCtx) {
     for port in header_ports(ctx) {
         let message = format!("backends have no type parameters in Burn 0.22 (`CubeBackend`, `Flex`; `Cube` for every CubeCL runtime): this impl of `{}` is for the backend itself", port.name);
-        let deleted = port.parameters.into_iter().map(|range| (range, ""));
+        let deleted = port
+            .parameters
+            .into_iter()
+            .map(|range| (range, String::new()));
         for (range, text) in port.backend.into_iter().chain(deleted) {
             ctx.push(Change::edit(
                 range,
@@ -238,7 +244,7 @@ fn port_impl_headers(ctx: &mut FileCtx) {
 /// The edits that write the backend `ty` of an impl's self type as 0.22.1 has it
 /// (`Index::extension_target`): `CubeBackend<R, F, I, BT>` without its arguments, `Wgpu` as
 /// `burn::backend::Cube`, the backend inside `Autodiff<..>` likewise.
-fn backend_edits(ctx: &FileCtx, imp: &ast::Impl, ty: &ast::Type) -> Vec<(TextRange, &'static str)> {
+fn backend_edits(ctx: &FileCtx, imp: &ast::Impl, ty: &ast::Type) -> Vec<(TextRange, String)> {
     let Some(target) = ctx.index.extension_target(ctx.file_id, imp, ty) else {
         return Vec::new();
     };
@@ -247,9 +253,12 @@ fn backend_edits(ctx: &FileCtx, imp: &ast::Impl, ty: &ast::Type) -> Vec<(TextRan
     };
     let args = (path_type.path().and_then(|p| p.segment())).and_then(|s| s.generic_arg_list());
     match target.form {
-        TargetForm::Cube => vec![(path_type.syntax().text_range(), "burn::backend::Cube")],
+        TargetForm::Cube => {
+            let cube = ctx.local_path("burn::backend::Cube").into_owned();
+            vec![(path_type.syntax().text_range(), cube)]
+        }
         TargetForm::Itself => args
-            .map(|args| vec![(args.syntax().text_range(), "")])
+            .map(|args| vec![(args.syntax().text_range(), String::new())])
             .unwrap_or_default(),
         TargetForm::Autodiff(_) => match args.and_then(|a| a.generic_args().next()) {
             Some(ast::GenericArg::TypeArg(arg)) => arg
