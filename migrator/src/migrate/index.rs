@@ -1173,9 +1173,9 @@ impl Index {
     }
 
     /// Finds the backend extensions that 0.22.1's `#[backend_extension(..)]` declares as they
-    /// are (see `ExtensionPort`): every item a function of the backend (no receiver, no
-    /// parameters of its own), and every impl in the workspace for a backend the attribute
-    /// names (`CubeBackend<R, F, I, BT>` is `Cube`, `Autodiff<B, C>` is `Autodiff`). A trait
+    /// are (see `ExtensionPort`): every item a function of the backend that takes one of its
+    /// tensors (no receiver, no parameters of its own), and every impl in the trait's crate
+    /// for a backend the attribute names (`extension_target`), no two for one type. A trait
     /// with no items whose supertraits are Burn's backend traits and such extensions
     /// (`trait AutodiffBackend: Backend + burn::tensor::backend::AutodiffBackend {}`) is ported
     /// with them: it keeps its supertraits, under their 0.22 paths.
@@ -1195,25 +1195,20 @@ impl Index {
             let Some(name) = trait_type.path().and_then(|p| segment_names(&p).pop()) else {
                 continue;
             };
-            let Some(target) = imp
+            let target = imp
                 .self_ty()
-                .and_then(|ty| self.extension_target(file, &imp, &ty))
-            else {
-                impls
-                    .entry((self.package_of(file), name))
-                    .or_default()
-                    .push(None);
-                continue;
-            };
-            let declared =
-                file_predicates.get_or_insert_with(|| module_cfgs::file_predicates(files));
-            let mut predicates = declared.get(file).cloned().unwrap_or_default();
-            predicates.extend(module_cfgs::cfg_predicates(imp.syntax()));
-            let target = Some((target, module_cfgs::all_of(predicates)));
+                .and_then(|ty| self.extension_target(file, &imp, &ty));
+            let implemented = target.map(|target| {
+                let declared =
+                    file_predicates.get_or_insert_with(|| module_cfgs::file_predicates(files));
+                let mut predicates = declared.get(file).cloned().unwrap_or_default();
+                predicates.extend(module_cfgs::cfg_predicates(imp.syntax()));
+                (target, module_cfgs::all_of(predicates))
+            });
             impls
                 .entry((self.package_of(file), name))
                 .or_default()
-                .push(target);
+                .push(implemented);
         }
         let mut declared: HashMap<(usize, String), Option<ExtensionPort>> = HashMap::new();
         let mut sub_traits: Vec<(usize, String, Vec<ast::Path>)> = Vec::new();
