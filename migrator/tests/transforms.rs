@@ -51,6 +51,14 @@ fn sources(files: &[(&str, &str)]) -> Vec<SourceFile> {
         .collect()
 }
 
+/// The ports of `sources`, ported together as one workspace, in order.
+fn ported(sources: &[SourceFile]) -> Vec<String> {
+    let rules = RuleSet::embedded().unwrap();
+    let outcomes =
+        rewrite_sources(sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
+    outcomes.into_iter().map(|o| o.migrated).collect()
+}
+
 fn port_files(files: &[(&str, &str)]) -> Vec<String> {
     (port_files_reporting(files).into_iter())
         .map(|(migrated, _)| migrated)
@@ -742,11 +750,8 @@ fn same_named_backend_extensions_in_two_files_are_both_reported() {
 fn a_backend_extension_is_declared_for_the_backends_its_impls_are_for() {
     let lib = "mod autodiff;\n\nuse burn::tensor::ops::FloatTensor;\nuse burn::tensor::{Tensor, TensorPrimitive};\n\npub trait Backend: burn::tensor::backend::Backend {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self>;\n}\n\npub fn twice<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    Tensor::from_primitive(TensorPrimitive::Float(B::twice(x.into_primitive().tensor())))\n}\n\npub fn four_times<B: Backend>(x: Tensor<B, 1>) -> Tensor<B, 1> {\n    let twice = <B as Backend>::twice(x.into_primitive().tensor());\n    Tensor::from_primitive(TensorPrimitive::Float(<B as Backend>::twice(twice)))\n}\n";
     let autodiff = "use super::Backend;\nuse burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;\nuse burn::backend::{Autodiff, Flex};\nuse burn::tensor::ops::FloatTensor;\n\nimpl<F: burn::tensor::Element> Backend for Flex<F> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        x\n    }\n}\n\nimpl<B: Backend, C: CheckpointStrategy> Backend for Autodiff<B, C> {\n    fn twice(x: FloatTensor<Self>) -> FloatTensor<Self> {\n        let _node = x.node.clone();\n        let _id = x.node.id;\n        Self::from_inner(B::twice(x.primitive))\n    }\n}\n";
-    let rules = RuleSet::embedded().unwrap();
-    let sources = sources(&[("lib.rs", lib), ("autodiff.rs", autodiff)]);
-    let outcomes =
-        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
-    let (lib, autodiff) = (&outcomes[0].migrated, &outcomes[1].migrated);
+    let ports = ported(&sources(&[("lib.rs", lib), ("autodiff.rs", autodiff)]));
+    let (lib, autodiff) = (&ports[0], &ports[1]);
     for expected in [
         "#[burn::backend::backend_extension(Autodiff, Flex)]\npub trait Backend: burn::backend::Backend {",
         "Tensor::from_dispatch(<Dispatch as Backend>::twice(x.into_dispatch()))",
@@ -789,14 +794,22 @@ fn a_backend_extension_names_cfg_gated_backends_under_their_cfg() {
     let (lib, gpu) = text.split_once("#[cfg(feature = \"gpu\")]\n").unwrap();
     let lib = format!("#[cfg(feature = \"gpu\")]\nmod gpu;\n\n{lib}");
     let gpu = format!("use super::Ext;\nuse burn::backend::wgpu::{{CubeBackend, FloatElement, WgpuRuntime}};\nuse burn::tensor::ops::FloatTensor;\n\n{gpu}");
-    let rules = RuleSet::embedded().unwrap();
-    let sources = sources(&[("src/lib.rs", &lib), ("src/gpu.rs", &gpu)]);
-    let outcomes =
-        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
-    let lib = &outcomes[0].migrated;
+    let lib = &ported(&sources(&[("src/lib.rs", &lib), ("src/gpu.rs", &gpu)]))[0];
     assert!(
         lib.contains("#[burn::backend::backend_extension(Cube: cfg(feature = \"gpu\"), Flex)]"),
         "{lib}"
+    );
+}
+
+/// The attribute goes on the trait's own line, indented as the trait is (an inline module's),
+/// after its doc comment.
+#[test]
+fn a_backend_extension_in_an_inline_module_is_declared_at_its_indentation() {
+    let text = "pub mod ops {\n    use burn::backend::Flex;\n    use burn::tensor::ops::FloatTensor;\n\n    /// Doubles.\n    pub trait Ext: burn::tensor::backend::Backend {\n        fn op(x: FloatTensor<Self>) -> FloatTensor<Self>;\n    }\n\n    impl Ext for Flex {\n        fn op(x: FloatTensor<Self>) -> FloatTensor<Self> {\n            x\n        }\n    }\n}\n";
+    let (out, _) = port(text);
+    assert!(
+        out.contains("    /// Doubles.\n    #[burn::backend::backend_extension(Flex)]\n    pub trait Ext: burn::backend::Backend {\n"),
+        "{out}"
     );
 }
 
@@ -851,11 +864,8 @@ fn same_named_extensions_of_two_crates_are_declared_each_for_its_own_impls() {
             ra_ap_syntax::Edition::Edition2021,
         )
     };
-    let sources = vec![file("gpu/lib.rs", &gpu, 0), file("cpu/lib.rs", &cpu, 1)];
-    let rules = RuleSet::embedded().unwrap();
-    let outcomes =
-        rewrite_sources(&sources, &rules, CodeTarget::Burn021, Passes::ToFixedPoint).unwrap();
-    let (gpu, cpu) = (&outcomes[0].migrated, &outcomes[1].migrated);
+    let ports = ported(&[file("gpu/lib.rs", &gpu, 0), file("cpu/lib.rs", &cpu, 1)]);
+    let (gpu, cpu) = (&ports[0], &ports[1]);
     assert!(
         gpu.contains("#[burn::backend::backend_extension(Cube)]\npub trait Backend"),
         "{gpu}"

@@ -2216,7 +2216,7 @@ fn cfg_if_type_aliases(root: &SyntaxNode) -> Vec<(String, bool)> {
 }
 
 /// The trait paths of a bound list (`Backend + Clone` -> [`Backend`, `Clone`]).
-fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
+pub fn bound_paths(list: Option<ast::TypeBoundList>) -> Vec<ast::Path> {
     let Some(list) = list else { return Vec::new() };
     list.bounds()
         .filter_map(|b| match b.ty()? {
@@ -2269,7 +2269,7 @@ fn takes_a_primitive(param: &ast::Param) -> bool {
 }
 
 /// A trait's supertraits: its bound list and the `where Self: ..` predicates.
-fn supertrait_paths(tr: &ast::Trait) -> Vec<ast::Path> {
+pub fn supertrait_paths(tr: &ast::Trait) -> Vec<ast::Path> {
     let mut supers = bound_paths(tr.type_bound_list());
     for pred in tr.where_clause().iter().flat_map(|w| w.predicates()) {
         if pred.ty().is_some_and(|t| t.syntax().text() == "Self") {

@@ -28,10 +28,10 @@ use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange, TextSize};
 use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
-use crate::migrate::index::TargetForm;
+use crate::migrate::index::{bound_paths, supertrait_paths, TargetForm};
 use crate::rules::{RuleId, RuleKey, TransformId};
 use crate::util::syntax::{
-    mentions_ident, path_as_ident, remove_list_elements, segment_name, segment_names,
+    indentation, mentions_ident, path_as_ident, remove_list_elements, segment_name, segment_names,
 };
 
 pub const TRANSFORM: Transform = Transform {
@@ -98,26 +98,16 @@ fn port_traits(ctx: &mut FileCtx) {
                 })
                 .collect();
             let start = first_token_after_attributes(tr.syntax());
-            let indent = indentation_at(&ctx.file.text, start);
+            let indent = indentation(tr.syntax());
             let attribute = ctx.local_path("burn::backend::backend_extension");
             ctx.push(Change::edit(
                 TextRange::empty(start),
                 format!("#[{attribute}({})]\n{indent}", selectors.join(", ")),
                 RuleId::BackendExtensionPort,
-                format!("`{name}` is a backend extension in Burn 0.22: `#[backend_extension({})]`, the backends the workspace implements it for (feature `extension`)", selectors.join(", ")),
+                format!("`{name}` is a backend extension in Burn 0.22: `#[backend_extension({})]`, the backends its crate implements it for (feature `extension`)", selectors.join(", ")),
             ));
         }
-        // The supertraits: the bound list and `where Self: ..` predicates.
-        let on_self = (tr.where_clause().into_iter().flat_map(|w| w.predicates()))
-            .filter(|pred| pred.ty().is_some_and(|t| t.syntax().text() == "Self"))
-            .filter_map(|pred| pred.type_bound_list());
-        let supers =
-            (tr.type_bound_list().into_iter().chain(on_self)).flat_map(|list| list.bounds());
-        for bound in supers {
-            let Some(ast::Type::PathType(ty)) = bound.ty() else {
-                continue;
-            };
-            let Some(path) = ty.path() else { continue };
+        for path in supertrait_paths(&tr) {
             let Some(burn) = ctx.index.burn_name(ctx.file_id, &path) else {
                 continue;
             };
@@ -151,18 +141,6 @@ fn first_token_after_attributes(item: &SyntaxNode) -> TextSize {
         .map_or(item.text_range().start(), |element| {
             element.text_range().start()
         })
-}
-
-/// The whitespace from the start of `at`'s line to `at`, where that is all there is.
-fn indentation_at(text: &str, at: TextSize) -> &str {
-    let at = usize::from(at);
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..at];
-    if before.chars().all(char::is_whitespace) {
-        before
-    } else {
-        ""
-    }
 }
 
 /// What the port changes in the header of an impl of a ported extension.
@@ -400,11 +378,9 @@ fn bounds_of(node: &SyntaxNode, name: &str) -> Vec<ast::Path> {
                 lists.extend(pred.type_bound_list());
             }
         }
-        return (lists.iter().flat_map(|l| l.bounds()))
-            .filter_map(|b| match b.ty()? {
-                ast::Type::PathType(p) => p.path(),
-                _ => None,
-            })
+        return lists
+            .into_iter()
+            .flat_map(|l| bound_paths(Some(l)))
             .collect();
     }
     Vec::new()
