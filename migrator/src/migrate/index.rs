@@ -51,7 +51,10 @@ pub enum TensorKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TensorKinds {
     /// Function (or method) name -> the kind of the `Tensor` each of that name returns.
-    pub returned: HashMap<String, TensorKind>,
+    returned: HashMap<String, TensorKind>,
+    /// (package, function name) -> the kind of the `Tensor` each of that name the package
+    /// defines returns, `None` where they return anything else or disagree.
+    returned_in_package: HashMap<(usize, String), Option<TensorKind>>,
     /// Field name -> the kind of the `Tensor` each struct field of that name holds.
     pub fields: HashMap<String, TensorKind>,
 }
@@ -176,6 +179,9 @@ pub struct Index {
     /// Names of the generic free functions the workspace defines (not methods: a method's
     /// name says nothing about which type's method a call reaches).
     workspace_generic_fns: HashSet<String>,
+    /// Names some file writes generic arguments after, turbofish style (`f::<B, O>(..)`,
+    /// `Vec::<u8>::new()`): a function among them has callers that name its parameters.
+    turbofish_names: HashSet<String>,
     /// Constants the port makes `LazyLock` statics (`Device`'s constructors are not `const
     /// fn`): some constant of the name is a Burn 0.21 device value (`NdArrayDevice::Cpu`,
     /// `WgpuDevice::default()`), every other one is a `LazyLock` already, and no file uses one
@@ -512,6 +518,7 @@ impl Index {
             workspace_items,
             element_aliases,
             workspace_generic_fns,
+            turbofish_names,
             lazy_device_consts,
             element_converters,
             tensor_kinds,
@@ -542,6 +549,7 @@ impl Index {
             && *workspace_items == other.workspace_items
             && *element_aliases == other.element_aliases
             && *workspace_generic_fns == other.workspace_generic_fns
+            && *turbofish_names == other.turbofish_names
             && *lazy_device_consts == other.lazy_device_consts
             && *element_converters == other.element_converters
             && *tensor_kinds == other.tensor_kinds
@@ -607,12 +615,15 @@ impl Index {
             })
             .filter_map(|f| Some(f.name()?.text().to_string()))
             .collect();
+        index.turbofish_names = (files.par_iter())
+            .flat_map_iter(|f| turbofish_names(&f.borrow().text))
+            .collect();
         index.element_converters = index.element_converters_of(&items);
+        index.file_packages = files.iter().map(|f| f.borrow().package).collect();
         index.tensor_kinds = index.tensor_kinds_of(&items);
         index.collect_backend_traits(&items);
         index.collect_backend_associated_types(&items);
         index.collect_marker_traits(files, &items);
-        index.file_packages = files.iter().map(|f| f.borrow().package).collect();
         index.collect_extension_ports(files, &items);
         index.modules = items
             .of::<ast::Adt>()
@@ -777,6 +788,7 @@ impl Index {
                 .or_insert(kind);
         }
         let mut returned = HashMap::new();
+        let mut returned_in_package = HashMap::new();
         for (file, function) in items.of::<ast::Fn>() {
             let Some(name) = function.name() else {
                 continue;
@@ -784,6 +796,13 @@ impl Index {
             let kind = (function.ret_type().and_then(|r| r.ty()))
                 .and_then(|ty| self.declared_tensor_kind(file, &ty));
             note(&mut returned, name.text().to_string(), kind);
+            (returned_in_package.entry((self.package_of(file), name.text().to_string())))
+                .and_modify(|earlier| {
+                    if *earlier != kind {
+                        *earlier = None;
+                    }
+                })
+                .or_insert(kind);
         }
         let mut fields = HashMap::new();
         for (file, adt) in items.of::<ast::Struct>() {
@@ -802,8 +821,28 @@ impl Index {
         }
         TensorKinds {
             returned: agreed(returned),
+            returned_in_package,
             fields: agreed(fields),
         }
+    }
+
+    /// The kind of the `Tensor` a call of the function or method `name` in file `file`
+    /// returns, where the functions of that name say: those of the file's own package where it
+    /// defines one (`model.forward(x)` in a crate whose models all return float tensors, whatever
+    /// another crate's `forward` returns), else every one of the workspace's.
+    pub fn returned_tensor_kind(&self, file: usize, name: &str) -> Option<TensorKind> {
+        let own =
+            (self.tensor_kinds.returned_in_package).get(&(self.package_of(file), name.to_string()));
+        match own {
+            Some(kind) => *kind,
+            None => self.tensor_kinds.returned.get(name).copied(),
+        }
+    }
+
+    /// Whether some file of the workspace writes generic arguments after `name`, turbofish
+    /// style (`train::<B, O>(..)`).
+    pub fn named_with_turbofish(&self, name: &str) -> bool {
+        self.turbofish_names.contains(name)
     }
 
     /// The kind of a declared Burn `Tensor<..>` (behind `&` or not) in `file`: its `Int`,
@@ -2846,6 +2885,21 @@ pub fn derives_module(adt: &ast::Adt) -> bool {
     })
 }
 
+/// The names `text` writes right before `::<` (`train::<B, O>`, `Vec::<u8>`), read from the
+/// text: generic arguments written that way name the item's parameters by position.
+fn turbofish_names(text: &str) -> Vec<String> {
+    crate::util::syntax::find_all(text, "::<")
+        .filter_map(|at| {
+            let before = &text[..at];
+            let start = (before.char_indices().rev())
+                .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let name = &before[start..];
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect()
+}
+
 /// Per file, how it names Burn's crates: its package's dependency keys, the `extern crate`
 /// aliases of its package's files (a crate root's are the whole crate's) and its own.
 fn crate_names<F: Borrow<SourceFile> + Sync>(files: &[F]) -> Vec<CrateNames> {
@@ -2892,6 +2946,12 @@ fn block_alias_in_scope(node: &SyntaxNode, name: &str) -> Option<ast::TypeAlias>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn turbofish_names_are_the_words_before_generic_arguments() {
+        let text = "train::<B, O>(x);\nlet v = Vec::<u8>::new();\nlet é = größe::<f32>();\n::<T>";
+        assert_eq!(turbofish_names(text), ["train", "Vec", "größe"]);
+    }
 
     /// The references `marker_name_refs` finds from the text are those a walk over every
     /// name reference finds: on every source file of the test projects, for the names of

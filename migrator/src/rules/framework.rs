@@ -46,6 +46,22 @@ pub fn api_0_21_line(path: &str) -> Option<&'static str> {
     LINES.get(path).copied()
 }
 
+/// What the method `method` of Burn 0.21's type named `type_name` returns, as the 0.21
+/// listing writes it (`CrossEntropyLoss`, `forward`: `Tensor<B, 1>`), where every type of that
+/// name the listing has a method of that name for agrees.
+pub fn method_return_0_21(type_name: &str, method: &str) -> Option<&'static str> {
+    let suffix = format!("::{type_name}::{method}");
+    let mut returns = (BURN_0_21_API.lines())
+        .filter_map(|line| {
+            let (path, rest) = line.split_once(' ')?;
+            let signature = rest.strip_prefix("method ")?;
+            path.ends_with(&suffix).then_some(signature)
+        })
+        .map(|signature| signature.rsplit_once(" -> ").map(|(_, returned)| returned));
+    let first = returns.next()??;
+    returns.all(|r| r == Some(first)).then_some(first)
+}
+
 /// The first line of the 0.22 listing for the item at `path` (`burn::backend::wgpu::CubeTensor
 /// struct`), if Burn 0.22.1 has one there.
 pub fn api_0_22_line(path: &str) -> Option<&'static str> {
@@ -60,6 +76,10 @@ pub fn api_0_22_line(path: &str) -> Option<&'static str> {
 /// `Batcher`). `None` for a path the 0.21 listing does not have.
 pub fn required_generic_args_0_21(path: &str) -> Option<usize> {
     let line = api_0_21_line(path)?;
+    // Another name of an item (a crate path of one the facade re-exports): the item's.
+    if let Some(target) = line[path.len() + 1..].strip_prefix("alias ") {
+        return required_generic_args_0_21(target);
+    }
     // `path kind <params>...`: the parameters follow the kind word, when there are any.
     let after_kind = line[path.len() + 1..]
         .split_once(' ')
@@ -433,6 +453,18 @@ mod api_listing_tests {
         assert_eq!(required_generic_args_0_21(batcher), Some(3));
         assert_eq!(required_generic_args_0_21("burn::nn::Linear"), Some(1));
         assert_eq!(required_generic_args_0_21("burn::nn::NoSuchThing"), None);
+    }
+
+    #[test]
+    fn a_burn_method_returns_what_the_0_21_listing_says() {
+        let forward = method_return_0_21("CrossEntropyLoss", "forward");
+        assert_eq!(forward, Some("Tensor<B, 1>"));
+        assert_eq!(method_return_0_21("CrossEntropyLoss", "new"), Some("Self"));
+        assert_eq!(
+            method_return_0_21("CrossEntropyLoss", "no_such_method"),
+            None
+        );
+        assert_eq!(method_return_0_21("NoSuchType", "forward"), None);
     }
 
     /// The lookup by first word finds the line a scan of the listing finds, for every path

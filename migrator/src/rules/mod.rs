@@ -143,6 +143,10 @@ pub enum DataRule {
         type_path: String,
         fields: Vec<String>,
         message: String,
+        /// Methods of the field's 0.22 type: in code on 0.22 (a port), a read that is the
+        /// receiver of one (`item.image.iter()`) uses the new type and is not reported.
+        #[serde(default)]
+        ported_receiver_of: Vec<String>,
     },
     /// Calls of a method (`.name(..)`) or function (`Type::name(..)`) with `arity`
     /// arguments: renamed to `to` and/or given new arguments built from `args` templates,
@@ -647,6 +651,7 @@ mod tests {
             type_path: "burn::nn::conv::Conv2dConfig".into(),
             fields: vec!["padding".into(), "stride".into()],
             message: String::new(),
+            ported_receiver_of: vec![],
         };
         assert_eq!(field.words(), Some(vec!["padding", "stride"]));
         let implementation = DataRule::ReportImplFn {

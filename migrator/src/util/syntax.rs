@@ -1,6 +1,6 @@
 //! Small helpers over `ra_ap_syntax` trees shared by the index and the transforms.
 
-use ra_ap_syntax::ast::{self, HasGenericArgs};
+use ra_ap_syntax::ast::{self, HasGenericArgs, HasName};
 use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 
 /// The byte offsets of `needle` in `text`, left to right and not overlapping, as
@@ -454,6 +454,19 @@ pub fn leaves_other_than_by_tail(function: &ast::Fn) -> bool {
                 .take_while(|a| a != body.syntax())
                 .any(|a| ast::ClosureExpr::can_cast(a.kind()))
         })
+}
+
+/// The type of the function's parameter `name`, where `name` is used at `at`.
+pub fn parameter_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
+    let function = at.ancestors().find_map(ast::Fn::cast)?;
+    function.param_list()?.params().find_map(|param| {
+        let ast::Pat::IdentPat(pattern) = param.pat()? else {
+            return None;
+        };
+        (pattern.name()?.text() == name)
+            .then(|| param.ty())
+            .flatten()
+    })
 }
 
 /// A method call `recv.name()` with no turbofish and no arguments.

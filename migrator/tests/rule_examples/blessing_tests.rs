@@ -50,7 +50,7 @@ fn a_wrong_list_of_rules_is_restored(rules: &RuleSet) -> Result<(), Failed> {
 }
 
 fn wrong_lines_of_a_manual_rule_are_restored(rules: &RuleSet) -> Result<(), Failed> {
-    bless_a_wrong_copy(rules, "reinitializer", "lines = [5]", "lines = [1, 5]")
+    bless_a_wrong_copy(rules, "reinitializer", "lines = [1, 5]", "lines = [5]")
 }
 
 /// Copies rule `id`'s file, blesses the copy to have the file as the port makes it (the

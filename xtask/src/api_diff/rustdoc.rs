@@ -309,7 +309,9 @@ impl Api {
 
     /// The listing: one line per item path (`path kind signature`), members (fields,
     /// variants, methods, trait items) under each item's canonical path only. Items reachable
-    /// through the `burn` facade are listed at their facade paths only.
+    /// through the `burn` facade are listed at their facade paths, and their paths in their
+    /// crates (`burn_cubecl::tensor::CubeTensor`, which a project that depends on the crate
+    /// imports) as `alias` lines pointing there.
     pub fn lines(&self) -> BTreeSet<String> {
         // the paths each item is listed at: facade paths where there are any
         let shown: BTreeMap<&Key, Vec<(&String, &Key)>> = self
@@ -339,16 +341,29 @@ impl Api {
             })
             .collect();
         let mut out = self.externs.clone();
+        // a path reached through a second name of a module (`burn::prelude::nn::..`) is left
+        // out: the module's canonical path lists the item
+        let through_canonical_module =
+            |(p, m): &(&String, &Key)| match (canon.get(m), p.rsplit_once("::")) {
+                (Some(c), Some((parent, _))) => *c == parent,
+                _ => true,
+            };
+        for (key, occ) in &self.occurrences {
+            let c = canon[key];
+            if !c.starts_with("burn::") {
+                continue;
+            }
+            let crate_paths = (occ.iter().map(|(p, m)| (p, m)))
+                .filter(|(p, _)| !p.starts_with("burn::"))
+                .filter(through_canonical_module);
+            for (p, _) in crate_paths {
+                out.insert(format!("{p} alias {c}"));
+            }
+        }
         for (key, occ) in &shown {
             let Some(item) = self.item(key) else { continue };
-            // a path reached through a second name of a module (`burn::prelude::nn::..`) is
-            // left out: the module's canonical path lists the item
-            let mut paths: Vec<&str> = occ
-                .iter()
-                .filter(|(p, m)| match (canon.get(m), p.rsplit_once("::")) {
-                    (Some(c), Some((parent, _))) => *c == parent,
-                    _ => true,
-                })
+            let mut paths: Vec<&str> = (occ.iter().copied())
+                .filter(through_canonical_module)
                 .map(|(p, _)| p.as_str())
                 .collect();
             let c = canon[key];

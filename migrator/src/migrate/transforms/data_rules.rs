@@ -101,7 +101,16 @@ fn run_rule(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, data: &DataRule
             type_path,
             fields,
             message,
-        } => report_fields(ctx, nodes, rule, type_path, fields, message),
+            ported_receiver_of,
+        } => {
+            let field = ReportedField {
+                type_path,
+                fields,
+                message,
+                ported_receiver_of,
+            };
+            report_fields(ctx, nodes, rule, &field)
+        }
         DataRule::RewriteCall {
             method,
             function,
@@ -787,22 +796,40 @@ fn report_impl_fns(
 
 /// Reports reads of `fields` (`expr.padding`) and their initializers in struct literals of
 /// Burn's type, in files that name Burn's `type_path`.
-fn report_fields(
-    ctx: &mut FileCtx,
-    nodes: &FileNodes,
-    rule: RuleKey,
-    type_path: &str,
-    fields: &[String],
-    message: &str,
-) {
+/// A `report-field` table (`DataRule::ReportField`).
+struct ReportedField<'r> {
+    type_path: &'r str,
+    fields: &'r [String],
+    message: &'r str,
+    ported_receiver_of: &'r [String],
+}
+
+fn report_fields(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, field: &ReportedField) {
+    let ReportedField {
+        type_path,
+        fields,
+        message,
+        ported_receiver_of,
+    } = *field;
     if !nodes.names_burn_item(ctx, type_path) {
         return;
     }
     let type_name = type_path.rsplit("::").next().unwrap_or(type_path);
     let listed = |name: &ast::NameRef| fields.iter().any(|f| *f == name.text());
+    // `item.image.iter()`: the receiver of a method of the field's 0.22 type.
+    let receiver_of_a_new_method = |read: &ast::FieldExpr| {
+        (read.syntax().parent())
+            .and_then(ast::MethodCallExpr::cast)
+            .filter(|call| call.receiver().is_some_and(|r| r.syntax() == read.syntax()))
+            .and_then(|call| call.name_ref())
+            .is_some_and(|method| ported_receiver_of.iter().any(|m| *m == method.text()))
+    };
     let mut sites = Vec::new();
-    for field in &nodes.field_exprs {
-        if let Some(name) = field.name_ref().filter(listed) {
+    for read in &nodes.field_exprs {
+        if let Some(name) = read.name_ref().filter(listed) {
+            if receiver_of_a_new_method(read) && ctx.targets_0_22() {
+                continue;
+            }
             sites.push(name.syntax().text_range());
         }
     }

@@ -32,6 +32,7 @@ pub const TRANSFORM: Transform = Transform {
     emits: &[
         RuleId::DefaultDevice,
         RuleId::DeviceCandle,
+        RuleId::DeviceCopies,
         RuleId::DeviceCpu,
         RuleId::DeviceConstant,
         RuleId::DeviceCuda,
@@ -482,6 +483,103 @@ fn push_device(
             rule,
             message,
         ));
+    }
+    clone_copied_uses(ctx, node);
+}
+
+/// `let device = FlexDevice; train(device); infer(device);`: 0.21's device types of the CPU
+/// backends were `Copy`, so a variable of one could be passed by value again and again. 0.22's
+/// `Device` is `Clone` only (burn-tensor 0.22.1 `device.rs`): where the device `node` writes
+/// initializes a plain `let`, each use that passes the variable by value and is followed by
+/// another (not in another arm of a `match` or branch of an `if`), or sits in a loop the `let`
+/// is outside of, passes `device.clone()`. (Code whose device
+/// was not `Copy` could not pass it by value twice.) A use inside a closure is left alone,
+/// and so are the others then: a `move` closure takes the variable whatever it calls.
+fn clone_copied_uses(ctx: &mut FileCtx, node: &SyntaxNode) {
+    let Some(statement) = node.parent().and_then(ast::LetStmt::cast) else {
+        return;
+    };
+    let Some(ast::Pat::IdentPat(pattern)) = statement.pat() else {
+        return;
+    };
+    if statement.initializer().as_ref().map(|i| i.syntax()) != Some(node) {
+        return;
+    }
+    let Some(name) = pattern.name().map(|n| n.text().to_string()) else {
+        return;
+    };
+    let Some(block) = statement.syntax().parent() else {
+        return;
+    };
+    let after = statement.syntax().text_range().end();
+    // The uses up to the next binding of the name (which would be another value): after the
+    // `let` that binds it (its initializer still reads this one), from another pattern.
+    let rebound = (block.descendants())
+        .filter_map(ast::IdentPat::cast)
+        .filter(|p| p.syntax().text_range().start() >= after)
+        .filter(|p| p.name().is_some_and(|n| n.text() == name.as_str()))
+        .map(|p| match p.syntax().parent().and_then(ast::LetStmt::cast) {
+            Some(binding) => binding.syntax().text_range().end(),
+            None => p.syntax().text_range().start(),
+        })
+        .min();
+    let uses: Vec<ast::PathExpr> = (block.descendants())
+        .filter_map(ast::PathExpr::cast)
+        .filter(|p| p.syntax().text_range().start() >= after)
+        .filter(|p| rebound.is_none_or(|end| p.syntax().text_range().start() < end))
+        .filter(|p| {
+            p.path()
+                .and_then(|path| crate::util::syntax::path_as_ident(&path))
+                .is_some_and(|n| n == name)
+        })
+        .collect();
+    let in_closure = |p: &ast::PathExpr| {
+        (p.syntax().ancestors())
+            .take_while(|a| a != &block)
+            .any(|a| ast::ClosureExpr::can_cast(a.kind()))
+    };
+    if uses.iter().any(in_closure) {
+        return;
+    }
+    let in_loop = |p: &ast::PathExpr| {
+        (p.syntax().ancestors())
+            .take_while(|a| a != &block)
+            .any(|a| {
+                ast::ForExpr::can_cast(a.kind())
+                    || ast::WhileExpr::can_cast(a.kind())
+                    || ast::LoopExpr::can_cast(a.kind())
+            })
+    };
+    let by_value = |p: &ast::PathExpr| {
+        p.syntax().parent().is_some_and(|parent| {
+            ast::ArgList::can_cast(parent.kind()) || ast::RecordExprField::can_cast(parent.kind())
+        })
+    };
+    // Two uses in different arms of a `match` or branches of an `if` never both run.
+    let exclusive = |used: &SyntaxNode, later: &SyntaxNode| {
+        (used.ancestors().take_while(|a| a != &block)).any(|a| {
+            let Some(parent) = a.parent() else {
+                return false;
+            };
+            let arm = ast::MatchArm::can_cast(a.kind());
+            let branch = ast::IfExpr::cast(parent.clone())
+                .is_some_and(|i| i.condition().is_none_or(|c| c.syntax() != &a));
+            (arm || branch)
+                && !a.text_range().contains_range(later.text_range())
+                && parent.text_range().contains_range(later.text_range())
+        })
+    };
+    for (i, used) in uses.iter().enumerate().filter(|(_, u)| by_value(u)) {
+        let used_later =
+            (uses[i + 1..].iter()).any(|later| !exclusive(used.syntax(), later.syntax()));
+        if used_later || in_loop(used) {
+            ctx.push(Change::insert(
+                used.syntax().text_range().end(),
+                ".clone()",
+                RuleId::DeviceCopies,
+                "Burn 0.22's `Device` is not `Copy`: a device passed on again is cloned",
+            ));
+        }
     }
 }
 

@@ -58,36 +58,45 @@ pub fn run(ctx: &mut FileCtx) {
         let names: Vec<String> = backends.iter().map(|b| b.name.clone()).collect();
         let message = format!("remove the backend type parameter `{}`", names.join("`, `"));
 
-        let params: Vec<ast::GenericParam> = list.generic_params().collect();
-        let remove: Vec<bool> = params
-            .iter()
-            .map(|p| match p {
-                ast::GenericParam::TypeParam(t) => t
-                    .name()
-                    .is_some_and(|n| names.iter().any(|b| n.text() == b.as_str())),
-                _ => false,
-            })
-            .collect();
-        let elements: Vec<_> = params.iter().map(|p| p.syntax().clone()).collect();
-        match remove_list_elements(&elements, &remove) {
-            None => ctx.push(Change::delete(
-                list.syntax().text_range(),
-                RuleId::BackendGenericParam,
-                message.clone(),
-            )),
-            Some(ranges) => {
-                for range in ranges {
-                    ctx.push(Change::delete(
-                        range,
-                        RuleId::BackendGenericParam,
-                        message.clone(),
-                    ));
-                }
-            }
-        }
-
+        remove_type_params(ctx, &list, &names, RuleId::BackendGenericParam, &message);
         if let Some(where_clause) = owner.where_clause() {
-            remove_where_predicates(ctx, &where_clause, &names, &message);
+            remove_where_predicates(
+                ctx,
+                &where_clause,
+                &names,
+                RuleId::BackendGenericParam,
+                &message,
+            );
+        }
+    }
+}
+
+/// Removes the type parameters named `names` from `list`, their commas with them; the whole
+/// list when none stay.
+pub fn remove_type_params(
+    ctx: &mut FileCtx,
+    list: &ast::GenericParamList,
+    names: &[String],
+    rule: RuleId,
+    message: &str,
+) {
+    let params: Vec<ast::GenericParam> = list.generic_params().collect();
+    let remove: Vec<bool> = params
+        .iter()
+        .map(|p| match p {
+            ast::GenericParam::TypeParam(t) => t
+                .name()
+                .is_some_and(|n| names.iter().any(|b| n.text() == b.as_str())),
+            _ => false,
+        })
+        .collect();
+    let elements: Vec<_> = params.iter().map(|p| p.syntax().clone()).collect();
+    match remove_list_elements(&elements, &remove) {
+        None => ctx.push(Change::delete(list.syntax().text_range(), rule, message)),
+        Some(ranges) => {
+            for range in ranges {
+                ctx.push(Change::delete(range, rule, message));
+            }
         }
     }
 }
@@ -99,10 +108,11 @@ const ELEMENT_TYPES: &[&str] = &["FloatElem", "IntElem", "BoolElem"];
 /// Removes the predicates that constrain a backend parameter, or whose bounds name one only
 /// through its element types; the whole clause when none stay. A value that relied on such a
 /// conversion came from a backend-typed API, which its own rule reports.
-fn remove_where_predicates(
+pub fn remove_where_predicates(
     ctx: &mut FileCtx,
     clause: &ast::WhereClause,
     names: &[String],
+    rule: RuleId,
     message: &str,
 ) {
     let predicates: Vec<ast::WherePred> = clause.predicates().collect();
@@ -122,7 +132,7 @@ fn remove_where_predicates(
     match remove_list_elements(&elements, &remove) {
         Some(ranges) => {
             for range in ranges {
-                ctx.push(Change::delete(range, RuleId::BackendGenericParam, message));
+                ctx.push(Change::delete(range, rule, message));
             }
         }
         None => {
@@ -145,7 +155,7 @@ fn remove_where_predicates(
             ctx.push(Change::edit(
                 TextRange::new(start, end),
                 replacement,
-                RuleId::BackendGenericParam,
+                rule,
                 message,
             ));
         }

@@ -17,7 +17,7 @@ use super::context::FileCtx;
 use super::step::{ImportSide, Order, Step, Transform};
 use super::use_items::{
     goes_with_its_uses, import_anchor, import_named_in_a_macro_body, path_matches,
-    path_matches_via_crates, scope_at, scope_imports, Imported,
+    path_matches_via_crates, scope_at, scope_imports, used_where_the_port_leaves_it, Imported,
 };
 use crate::edit::{self, Change};
 use crate::migrate::index::is_backend_module_path;
@@ -534,12 +534,14 @@ fn data_rule_import(
                     && paths.iter().any(|p| path_matches_via_crates(full, p)) =>
             {
                 let text = removed_message(message.as_deref(), full);
-                // The import can only fail to resolve, and `data_rules` reports each use of
-                // the name, which is what a person ports: the import goes, as the one of an
-                // item whose `rename-path` table names no new path does.
-                let pattern = paths.iter().find(|p| path_matches_via_crates(full, p));
-                if pattern.is_some_and(|p| burn_0_22_lacks(p, full))
-                    && goes_with_its_uses(ctx, tree, full)
+                // An import of an item 0.22.1 lacks goes once nothing the port leaves uses it.
+                // While `data_rules` reports a use for a person, the import stays, reported:
+                // it says where the item came from, and rustc's one error there stands for
+                // every use (each still reported where it is). This step sees only its own
+                // edits: where another step rewrites every use, `drop_findings_of_unused_imports`
+                // takes the finding back once all are in, and the next pass removes the import.
+                if goes_once_unused(ctx, tree, full, paths)
+                    && !used_where_the_port_leaves_it(ctx, tree, full)
                 {
                     record_removal(ctx, tree, rule, &text);
                     return Some(true);
@@ -551,6 +553,42 @@ fn data_rule_import(
         }
     }
     None
+}
+
+/// Whether the import of `full`, an item a `removed-item` table lists (`paths`), names what
+/// Burn 0.22.1 lacks and may go (`goes_with_its_uses`) once nothing uses the name.
+fn goes_once_unused(ctx: &FileCtx, tree: &ast::UseTree, full: &[String], paths: &[String]) -> bool {
+    let pattern = paths.iter().find(|p| path_matches_via_crates(full, p));
+    pattern.is_some_and(|p| burn_0_22_lacks(p, full)) && goes_with_its_uses(ctx, tree, full)
+}
+
+/// Once every step's changes are in: the finding of an import `data_rule_import` kept for the
+/// uses a person ports goes where the other steps rewrote every use (`OptimizerAdaptor<..>`
+/// in a type `optimizer-adaptor-type` replaces). Nothing is left there for a person, and the
+/// next pass, which reads no use of the name, removes the import.
+pub fn drop_findings_of_unused_imports(ctx: &mut FileCtx) {
+    use crate::rules::DataRule;
+    let root = ctx.root();
+    let unused: Vec<TextRange> = (ctx.changes.iter())
+        .filter(|c| c.fix.is_none())
+        .filter_map(|c| {
+            let tree = (root.covering_element(c.range).ancestors())
+                .find_map(ast::UseTree::cast)
+                .filter(|t| t.syntax().text_range() == c.range)?;
+            let full = ctx
+                .crates()
+                .canonical(super::use_items::full_use_path(&tree));
+            let listed = (ctx.rules.data_rules())
+                .filter(|(rule, _)| *rule == c.rule)
+                .any(|(_, data)| {
+                    matches!(data, DataRule::RemovedItem { paths, .. }
+                        if goes_once_unused(ctx, &tree, &full, paths))
+                });
+            (listed && !used_where_the_port_leaves_it(ctx, &tree, &full)).then_some(c.range)
+        })
+        .collect();
+    ctx.changes
+        .retain(|c| c.fix.is_some() || !unused.contains(&c.range));
 }
 
 /// Whether Burn's API listings show the item an import (`full`) names through a

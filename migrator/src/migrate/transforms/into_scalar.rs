@@ -10,7 +10,7 @@ use super::step::{ImportSide, Order, Step, Transform};
 use crate::edit::Change;
 use crate::migrate::index::{TensorKind as Kind, SCALAR_ELEMENTS};
 use crate::rules::{RuleId, TransformId};
-use crate::util::syntax::{is_plain_call, segment_name, segment_names};
+use crate::util::syntax::{is_plain_call, parameter_type, segment_name, segment_names};
 
 pub const TRANSFORM: Transform = Transform {
     step: Step::Transform(TransformId::IntoScalar),
@@ -478,7 +478,7 @@ fn kind_element(ctx: &FileCtx, tensor: &ast::Expr) -> Option<String> {
 }
 
 fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
-    let returned = |name: &str| ctx.index.tensor_kinds.returned.get(name).copied();
+    let returned = |name: &str| ctx.index.returned_tensor_kind(ctx.file_id, name);
     match tensor {
         ast::Expr::MethodCallExpr(call) => {
             let name = call.name_ref()?.text().to_string();
@@ -490,6 +490,8 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
                 Some(Kind::Float)
             } else if SAME_KIND.contains(&name.as_str()) {
                 tensor_kind(ctx, &call.receiver()?)
+            } else if let Some(kind) = burn_method_kind(ctx, call, &name) {
+                Some(kind)
             } else {
                 // A method of the workspace's that returns one kind of tensor, whichever
                 // type's method it is (`model.forward(x)`).
@@ -532,9 +534,9 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
                 Some(binding) => match binding.ty() {
                     Some(ty) => ctx.index.declared_tensor_kind(ctx.file_id, &ty),
                     // `let loss = diff.mean();`: the value it was bound to, where nothing
-                    // else in the function binds the name (a closure's or loop's pattern
-                    // would be another value).
-                    None if binds_once(path.syntax(), &name) => {
+                    // binds the name between the `let` and the use (a closure's or loop's
+                    // pattern there would be another value).
+                    None if !bound_between(&binding, path.syntax(), &name) => {
                         tensor_kind(ctx, &binding.initializer()?)
                     }
                     None => None,
@@ -549,29 +551,49 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
     }
 }
 
-/// Whether the function around `at` binds `name` once.
-fn binds_once(at: &SyntaxNode, name: &str) -> bool {
-    let Some(function) = at.ancestors().find_map(ast::Fn::cast) else {
-        return false;
+/// The kind of tensor a method of a Burn type built right there returns
+/// (`CrossEntropyLoss::new(None, &device).forward(x, y)`), as Burn 0.21's API listing has it.
+fn burn_method_kind(ctx: &FileCtx, call: &ast::MethodCallExpr, method: &str) -> Option<Kind> {
+    let ast::Expr::CallExpr(built) = call.receiver()? else {
+        return None;
     };
+    let ast::Expr::PathExpr(constructor) = built.expr()? else {
+        return None;
+    };
+    let constructor = constructor.path()?;
+    let owner = constructor.qualifier()?;
+    let owner = ctx.index.burn_name(ctx.file_id, &owner)?;
+    let constructor = segment_name(&constructor.segment()?);
+    if crate::rules::framework::method_return_0_21(&owner, &constructor)? != "Self" {
+        return None;
+    }
+    let returned = crate::rules::framework::method_return_0_21(&owner, method)?;
+    let arguments: Vec<&str> = (returned.strip_prefix("Tensor<")?.strip_suffix('>')?)
+        .split(", ")
+        .collect();
+    // `Tensor<B, 1>`: the backend and the dimensions, of the default kind; `Tensor<B, 1, Int>`.
+    match arguments.as_slice() {
+        [_, _] | [_, _, "Float"] => Some(Kind::Float),
+        [_, _, "Int"] => Some(Kind::Int),
+        [_, _, "Bool"] => Some(Kind::Bool),
+        _ => None,
+    }
+}
+
+/// Whether a pattern of the function around `at` binds `name` after `binding` and before `at`
+/// (`let loss = ..; for loss in losses { loss.. }`): the use may read that value instead.
+fn bound_between(binding: &ast::LetStmt, at: &SyntaxNode, name: &str) -> bool {
+    let Some(function) = at.ancestors().find_map(ast::Fn::cast) else {
+        return true;
+    };
+    let (after, before) = (binding.syntax().text_range().end(), at.text_range().start());
     (function.syntax().descendants())
         .filter_map(ast::IdentPat::cast)
         .filter(|pattern| pattern.name().is_some_and(|n| n.text() == name))
-        .count()
-        == 1
-}
-
-/// The type of the function's parameter `name`, where `name` is used at `at`.
-fn parameter_type(at: &SyntaxNode, name: &str) -> Option<ast::Type> {
-    let function = at.ancestors().find_map(ast::Fn::cast)?;
-    function.param_list()?.params().find_map(|param| {
-        let ast::Pat::IdentPat(pattern) = param.pat()? else {
-            return None;
-        };
-        (pattern.name()?.text() == name)
-            .then(|| param.ty())
-            .flatten()
-    })
+        .any(|pattern| {
+            let start = pattern.syntax().text_range().start();
+            after <= start && start < before
+        })
 }
 
 /// The return type of the function whose value `expr` is: its body's tail expression, or the

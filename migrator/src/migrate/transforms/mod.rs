@@ -47,6 +47,7 @@ mod dispatch_primitives;
 mod generic_args;
 mod generic_params;
 mod half_precision_load;
+mod image_pixels_iter;
 mod imports;
 mod inner_device;
 mod into_scalar;
@@ -258,6 +259,7 @@ fn run_all_steps<T>(
         check_rules_emitted(step, &output.changes, ctx.rules)?;
         output.append_to(ctx);
     }
+    imports::drop_findings_of_unused_imports(ctx);
     let first_new = ctx.changes.len();
     (last.run)(ctx);
     check_rules_emitted(last, &ctx.changes[first_new..], ctx.rules)?;

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use ra_ap_syntax::ast::{self, HasGenericArgs};
+use ra_ap_syntax::ast::{self, HasGenericArgs, HasGenericParams, HasName};
 use ra_ap_syntax::{AstNode, SyntaxKind, TextRange};
 
 use super::context::FileCtx;
@@ -34,6 +34,9 @@ pub fn run(ctx: &mut FileCtx) {
             .generic_arg_list()
             .map(|l| l.generic_args().count())
             .unwrap_or(0);
+        if arity >= 2 && port_optimizer_type_param(ctx, &path) {
+            continue;
+        }
         if let Some(impl_trait) = (arity >= 2)
             .then(|| an_impl_optimizer(ctx, &path))
             .flatten()
@@ -147,4 +150,179 @@ fn names_a_non_backend_parameter(ctx: &FileCtx, path: &ast::Path) -> bool {
     (arguments.syntax().descendants())
         .filter_map(ast::NameRef::cast)
         .any(|name| parameters.contains(name.text()))
+}
+
+/// `fn train<B: AutodiffBackend, O: Optimizer<Model<B>, B>>(optim: &mut O, ..)`: a function's
+/// type parameter whose one bound is Burn's `Optimizer` (`path`), named nowhere but as the
+/// type of its parameters (by value or behind a reference) and of what it returns, is 0.22.1's
+/// `ModuleOptimizer`, which every optimizer config builds: those types become it, and the
+/// parameter and its bound go. Not where a caller writes the function's generic arguments
+/// (`train::<B, O>(..)`), which name the parameter by position; not where another type
+/// parameter of the bound (the module's) is named nowhere else, which nothing could infer
+/// then. Returns whether it did.
+fn port_optimizer_type_param(ctx: &mut FileCtx, path: &ast::Path) -> bool {
+    let Some(port) = optimizer_type_param(ctx, path) else {
+        return false;
+    };
+    let message = "an optimizer is a `ModuleOptimizer` in Burn 0.22, whatever it optimizes";
+    ctx.need_import("burn::optim::ModuleOptimizer");
+    for ty in &port.types {
+        ctx.push(Change::edit(
+            ty.syntax().text_range(),
+            "ModuleOptimizer",
+            RuleId::OptimizerAdaptorType,
+            message,
+        ));
+    }
+    // With the backend parameters the port removes from the same lists (`generic-params`), so
+    // that both compute the same ranges.
+    let mut names: Vec<String> = (ctx
+        .index
+        .backend_params(ctx.file_id, &port.owner)
+        .into_iter())
+    .map(|b| b.name)
+    .collect();
+    names.push(port.name.clone());
+    let rule = RuleId::OptimizerAdaptorType;
+    if let Some(list) = port.function.generic_param_list() {
+        super::generic_params::remove_type_params(ctx, &list, &names, rule, message);
+    }
+    if let Some(clause) = port.function.where_clause() {
+        super::generic_params::remove_where_predicates(ctx, &clause, &names, rule, message);
+    }
+    true
+}
+
+/// What `port_optimizer_type_param` rewrites: the function, its parameter's name, and the
+/// types that name it.
+struct OptimizerTypeParam {
+    function: ast::Fn,
+    owner: ast::AnyHasGenericParams,
+    name: String,
+    types: Vec<ast::PathType>,
+}
+
+fn optimizer_type_param(ctx: &FileCtx, path: &ast::Path) -> Option<OptimizerTypeParam> {
+    if ctx.index.burn_name(ctx.file_id, path).as_deref() != Some("Optimizer") {
+        return None;
+    }
+    let bound = path.syntax().parent().and_then(ast::PathType::cast)?;
+    let bound = bound.syntax().parent().and_then(ast::TypeBound::cast)?;
+    let bounds = bound.syntax().parent().and_then(ast::TypeBoundList::cast)?;
+    if bounds.bounds().count() != 1 {
+        return None;
+    }
+    // `O: Optimizer<..>` in the parameter list or in the `where` clause.
+    let holder = bounds.syntax().parent()?;
+    let name = if let Some(param) = ast::TypeParam::cast(holder.clone()) {
+        param.name()?.text().to_string()
+    } else {
+        let predicate = ast::WherePred::cast(holder)?;
+        let ast::Type::PathType(ty) = predicate.ty()? else {
+            return None;
+        };
+        crate::util::syntax::path_as_ident(&ty.path()?)?
+    };
+    let function = path.syntax().ancestors().find_map(ast::Fn::cast)?;
+    let declared = (function.generic_param_list()?.type_or_const_params())
+        .filter_map(|p| match p {
+            ast::TypeOrConstParam::Type(t) => t.name(),
+            ast::TypeOrConstParam::Const(_) => None,
+        })
+        .any(|n| n.text() == name);
+    let called_with_arguments = function
+        .name()
+        .is_some_and(|f| ctx.index.named_with_turbofish(f.text()));
+    if !declared || called_with_arguments {
+        return None;
+    }
+    // Every other name of the parameter: the types of parameters and of the return value;
+    // and its one bound (this one).
+    let mut types = Vec::new();
+    for name_ref in (function.syntax().descendants()).filter_map(ast::NameRef::cast) {
+        if name_ref.text() != name.as_str() {
+            continue;
+        }
+        if (name_ref.syntax().ancestors()).any(|a| a == *bounds.syntax()) {
+            continue;
+        }
+        let predicate_of_it = (name_ref.syntax().ancestors())
+            .find_map(ast::WherePred::cast)
+            .is_some_and(|p| {
+                p.ty().is_some_and(|t| {
+                    t.syntax()
+                        .text_range()
+                        .contains_range(name_ref.syntax().text_range())
+                })
+            });
+        if predicate_of_it {
+            // Another predicate bounds it too (`where O: Optimizer<..>, O: Clone`).
+            if !(bounds.syntax().ancestors()).any(|a| {
+                ast::WherePred::can_cast(a.kind())
+                    && a.text_range()
+                        .contains_range(name_ref.syntax().text_range())
+            }) {
+                return None;
+            }
+            continue;
+        }
+        let ty = (name_ref.syntax().ancestors())
+            .map_while(|a| {
+                (!ast::Param::can_cast(a.kind()) && !ast::RetType::can_cast(a.kind())).then_some(a)
+            })
+            .find_map(ast::PathType::cast)?;
+        let whole = ty.path().is_some_and(|p| {
+            p.qualifier().is_none() && p.segment().is_some_and(|s| s.generic_arg_list().is_none())
+        });
+        let place = ty
+            .syntax()
+            .ancestors()
+            .skip(1)
+            .find(|a| !ast::RefType::can_cast(a.kind()))?;
+        if !whole || !(ast::Param::can_cast(place.kind()) || ast::RetType::can_cast(place.kind())) {
+            return None;
+        }
+        types.push(ty);
+    }
+    if types.is_empty() || !module_parameters_stay_inferable(ctx, &function, path) {
+        return None;
+    }
+    Some(OptimizerTypeParam {
+        owner: ast::AnyHasGenericParams::cast(function.syntax().clone())?,
+        function,
+        name,
+        types,
+    })
+}
+
+/// Whether each type parameter of the function that the bound's arguments name (the
+/// module's, `M` of `Optimizer<M, B>`), backends aside, is also named by a parameter's type:
+/// without the bound, callers' arguments are what infers it.
+fn module_parameters_stay_inferable(ctx: &FileCtx, function: &ast::Fn, bound: &ast::Path) -> bool {
+    let backends: HashSet<String> = (ctx.backends_in_scope(bound.syntax()).into_iter())
+        .map(|b| b.name)
+        .collect();
+    let Some(arguments) = bound.segment().and_then(|s| s.generic_arg_list()) else {
+        return true;
+    };
+    let parameters: HashSet<String> = (function.generic_param_list().into_iter())
+        .flat_map(|list| list.type_or_const_params())
+        .filter_map(|p| Some(p.name()?.text().to_string()))
+        .filter(|n| !backends.contains(n))
+        .collect();
+    let taken: HashSet<String> = (function.param_list().into_iter())
+        .flat_map(|list| list.params())
+        .filter_map(|p| p.ty())
+        .flat_map(|ty| {
+            ty.syntax()
+                .descendants()
+                .filter_map(ast::NameRef::cast)
+                .collect::<Vec<_>>()
+        })
+        .map(|n| n.text().to_string())
+        .collect();
+    (arguments.syntax().descendants())
+        .filter_map(ast::NameRef::cast)
+        .filter(|n| parameters.contains(n.text()))
+        .all(|n| taken.contains(n.text()))
 }

@@ -273,15 +273,39 @@ pub fn goes_with_its_uses(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -
     !reexport && !module_self && !import_named_in_a_macro_body(ctx, tree, full)
 }
 
+/// Whether the file still uses what `tree` imports (`full`) where the edits made so far leave
+/// it: outside `use` items and outside every applied edit. Such a use is a person's to port,
+/// and the import is where that port starts: it names the item's crate and module, and rustc
+/// reports its failure once, there, rather than at every use.
+pub fn used_where_the_port_leaves_it(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -> bool {
+    let Some(local) = local_name(tree, full) else {
+        return false;
+    };
+    let applied: Vec<ra_ap_syntax::TextRange> = (ctx.changes.iter())
+        .filter(|c| c.is_applied())
+        .map(|c| c.range)
+        .collect();
+    (ctx.name_refs(&local).into_iter())
+        .filter(|n| !n.syntax().ancestors().any(|a| ast::Use::can_cast(a.kind())))
+        .any(|n| {
+            let at = n.syntax().text_range();
+            !applied.iter().any(|r| r.contains_range(at))
+        })
+}
+
+/// The name an import leaf brings into scope: its rename, or the path's last segment.
+fn local_name(tree: &ast::UseTree, full: &[String]) -> Option<String> {
+    match tree.rename().and_then(|r| r.name()) {
+        Some(name) => Some(name.text().to_string()),
+        None => full.last().cloned(),
+    }
+}
+
 /// Whether a macro body of the file (`util::syntax::is_macro_body`) names what `tree` imports
 /// (`full`), by its local name.
 pub fn import_named_in_a_macro_body(ctx: &FileCtx, tree: &ast::UseTree, full: &[String]) -> bool {
-    let local = match tree.rename().and_then(|r| r.name()) {
-        Some(name) => name.text().to_string(),
-        None => match full.last() {
-            Some(last) => last.clone(),
-            None => return false,
-        },
+    let Some(local) = local_name(tree, full) else {
+        return false;
     };
     (ctx.nodes::<ast::TokenTree>())
         .filter(is_macro_body)
