@@ -1819,6 +1819,19 @@ pub fn rebound() {
     println!(\"{:?} {:?}\", first, device);
 }
 
+pub struct Held {
+    pub device: FlexDevice,
+    pub ones: Tensor<Flex, 1>,
+}
+
+pub fn in_a_field() -> Held {
+    let device = FlexDevice;
+    Held {
+        device,
+        ones: ones::<Flex>(&device),
+    }
+}
+
 pub fn in_arms(big: bool) {
     let device = FlexDevice;
     let chosen = match big {
@@ -1841,6 +1854,11 @@ pub fn in_a_closure() {
     );
     assert!(
         migrated.contains("    let first = keep(device.clone());\n    let device = keep(device);"),
+        "{migrated}"
+    );
+    assert!(
+        migrated
+            .contains("    Held {\n        device: device.clone(),\n        ones: ones(&device),"),
         "{migrated}"
     );
     assert!(

@@ -573,9 +573,18 @@ fn clone_copied_uses(ctx: &mut FileCtx, node: &SyntaxNode) {
         let used_later =
             (uses[i + 1..].iter()).any(|later| !exclusive(used.syntax(), later.syntax()));
         if used_later || in_loop(used) {
-            ctx.push(Change::insert(
-                used.syntax().text_range().end(),
-                ".clone()",
+            // A field's shorthand (`Ctx { device, .. }`) is written out to hold the clone.
+            let shorthand = (used.syntax().parent())
+                .and_then(ast::RecordExprField::cast)
+                .is_some_and(|field| field.name_ref().is_none());
+            let range = used.syntax().text_range();
+            let (range, text) = match shorthand {
+                true => (range, format!("{name}: {name}.clone()")),
+                false => (TextRange::empty(range.end()), ".clone()".to_string()),
+            };
+            ctx.push(Change::edit(
+                range,
+                text,
                 RuleId::DeviceCopies,
                 "Burn 0.22's `Device` is not `Copy`: a device passed on again is cloned",
             ));
