@@ -794,8 +794,6 @@ fn report_impl_fns(
     }
 }
 
-/// Reports reads of `fields` (`expr.padding`) and their initializers in struct literals of
-/// Burn's type, in files that name Burn's `type_path`.
 /// A `report-field` table (`DataRule::ReportField`).
 struct ReportedField<'r> {
     type_path: &'r str,
@@ -804,6 +802,9 @@ struct ReportedField<'r> {
     ported_receiver_of: &'r [String],
 }
 
+/// Reports reads of `fields` (`expr.padding`) and their initializers in struct literals of
+/// Burn's type, in files that name Burn's `type_path`; in code on 0.22, not a read that is the
+/// receiver of one of `ported_receiver_of`.
 fn report_fields(ctx: &mut FileCtx, nodes: &FileNodes, rule: RuleKey, field: &ReportedField) {
     let ReportedField {
         type_path,
