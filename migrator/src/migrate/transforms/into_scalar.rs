@@ -541,12 +541,81 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
                     }
                     None => None,
                 },
-                None => {
+                None => tuple_element_kind(ctx, path.syntax(), &name).or_else(|| {
                     let ty = parameter_type(path.syntax(), &name)?;
                     ctx.index.declared_tensor_kind(ctx.file_id, &ty)
-                }
+                }),
             }
         }
+        _ => None,
+    }
+}
+
+/// `let (values, indices) = scores.max_dim_with_indices(1);`: the kind of the element `name`
+/// binds, where the tuple comes from a method of a tensor whose kind is known, as Burn 0.21's
+/// listing writes `Tensor`'s method (`(Self, Tensor<B, D, Int>)`).
+fn tuple_element_kind(ctx: &FileCtx, at: &SyntaxNode, name: &str) -> Option<Kind> {
+    let start = at.text_range().start();
+    let (binding, position) = (at.ancestors().filter_map(ast::StmtList::cast)).find_map(|block| {
+        (block.statements())
+            .filter_map(|statement| match statement {
+                ast::Stmt::LetStmt(binding) => Some(binding),
+                _ => None,
+            })
+            .filter(|binding| binding.syntax().text_range().end() <= start)
+            .filter_map(|binding| {
+                let ast::Pat::TuplePat(tuple) = binding.pat()? else {
+                    return None;
+                };
+                let position = tuple.fields().position(|field| {
+                    matches!(field, ast::Pat::IdentPat(p) if p.name().is_some_and(|n| n.text() == name))
+                })?;
+                Some((binding, position))
+            })
+            .last()
+    })?;
+    if binding.ty().is_some() || bound_between(&binding, at, name) {
+        return None;
+    }
+    let ast::Expr::MethodCallExpr(call) = binding.initializer()? else {
+        return None;
+    };
+    let receiver = tensor_kind(ctx, &call.receiver()?)?;
+    let method = call.name_ref()?.text().to_string();
+    let returned = crate::rules::framework::method_return_0_21("Tensor", &method)?;
+    let elements = top_level_parts(returned.strip_prefix('(')?.strip_suffix(')')?);
+    match *elements.get(position)? {
+        "Self" => Some(receiver),
+        element => listed_tensor_kind(element),
+    }
+}
+
+/// The parts of `list` between its top-level `, ` (`Self, Tensor<B, D, Int>`).
+fn top_level_parts(list: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut from) = (Vec::new(), 0usize, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(list[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(list[from..].trim());
+    parts
+}
+
+/// The kind of a tensor type as Burn's listing writes it: `Tensor<B, 1>` (the backend and the
+/// dimensions, of the default kind), `Tensor<B, D, Int>`.
+fn listed_tensor_kind(ty: &str) -> Option<Kind> {
+    let arguments = top_level_parts(ty.strip_prefix("Tensor<")?.strip_suffix('>')?);
+    match arguments.as_slice() {
+        [_, _] | [_, _, "Float"] => Some(Kind::Float),
+        [_, _, "Int"] => Some(Kind::Int),
+        [_, _, "Bool"] => Some(Kind::Bool),
         _ => None,
     }
 }
@@ -567,17 +636,7 @@ fn burn_method_kind(ctx: &FileCtx, call: &ast::MethodCallExpr, method: &str) -> 
     if crate::rules::framework::method_return_0_21(&owner, &constructor)? != "Self" {
         return None;
     }
-    let returned = crate::rules::framework::method_return_0_21(&owner, method)?;
-    let arguments: Vec<&str> = (returned.strip_prefix("Tensor<")?.strip_suffix('>')?)
-        .split(", ")
-        .collect();
-    // `Tensor<B, 1>`: the backend and the dimensions, of the default kind; `Tensor<B, 1, Int>`.
-    match arguments.as_slice() {
-        [_, _] | [_, _, "Float"] => Some(Kind::Float),
-        [_, _, "Int"] => Some(Kind::Int),
-        [_, _, "Bool"] => Some(Kind::Bool),
-        _ => None,
-    }
+    listed_tensor_kind(crate::rules::framework::method_return_0_21(&owner, method)?)
 }
 
 /// Whether a pattern of the function around `at` binds `name` after `binding` and before `at`
