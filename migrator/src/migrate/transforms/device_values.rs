@@ -492,9 +492,9 @@ fn push_device(
 /// `Device` is `Clone` only (burn-tensor 0.22.1 `device.rs`): where the device `node` writes
 /// initializes a plain `let`, each use that passes the variable by value and is followed by
 /// another (not in another arm of a `match` or branch of an `if`), or sits in a loop the `let`
-/// is outside of, passes `device.clone()`. (Code whose device
-/// was not `Copy` could not pass it by value twice.) A use inside a closure is left alone,
-/// and so are the others then: a `move` closure takes the variable whatever it calls.
+/// is outside of, passes `device.clone()`. (Code whose device was not `Copy` could not pass it
+/// by value twice.) A use inside a closure is left alone, and so are the others then: a `move`
+/// closure takes the variable whatever it calls.
 fn clone_copied_uses(ctx: &mut FileCtx, node: &SyntaxNode) {
     let Some(statement) = node.parent().and_then(ast::LetStmt::cast) else {
         return;
