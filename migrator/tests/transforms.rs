@@ -1788,8 +1788,9 @@ pub mod public {
 }
 
 /// A device variable passed by value once, or only borrowed before, needs no clone; one bound
-/// again by a `let` whose initializer passes it is that `let`'s last use of it; two arms of a
-/// `match` never both pass it; one used in a closure is left as it is.
+/// again by a `let` whose initializer passes it is that `let`'s last use of it; a parameter of a
+/// 0.21 device type passed twice is cloned like a `let`; two arms of a `match` never both pass
+/// it; one used in a closure is left as it is.
 #[test]
 fn a_copied_device_is_cloned_only_where_it_is_used_again() {
     let text = "\
@@ -1832,6 +1833,11 @@ pub fn in_a_field() -> Held {
     }
 }
 
+pub fn taken(device: FlexDevice) {
+    let twice = (keep::<Flex>(device), keep::<Flex>(device));
+    println!(\"{:?}\", twice);
+}
+
 pub fn in_arms(big: bool) {
     let device = FlexDevice;
     let chosen = match big {
@@ -1859,6 +1865,10 @@ pub fn in_a_closure() {
     assert!(
         migrated
             .contains("    Held {\n        device: device.clone(),\n        ones: ones(&device),"),
+        "{migrated}"
+    );
+    assert!(
+        migrated.contains("let twice = (keep(device.clone()), keep(device));"),
         "{migrated}"
     );
     assert!(

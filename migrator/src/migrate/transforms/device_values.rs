@@ -86,6 +86,9 @@ pub fn run(ctx: &mut FileCtx) {
             }
         }
     }
+    if ctx.spells_a_device_type() {
+        clone_copied_parameters(ctx);
+    }
     port_constant_devices(ctx, first_new, first_choice);
     read_lazy_device_consts(ctx);
     data_loader_devices(ctx);
@@ -512,12 +515,44 @@ fn clone_copied_uses(ctx: &mut FileCtx, node: &SyntaxNode) {
         return;
     };
     let after = statement.syntax().text_range().end();
+    clone_uses_after(ctx, &name, &block, after);
+}
+
+/// `fn run(device: NdArrayDevice) { train(device); test(device); }`: a parameter of a 0.21
+/// device type, which the port makes a `Device`, is cloned where it is passed on again, as a
+/// `let` of one is (`clone_copied_uses`).
+fn clone_copied_parameters(ctx: &mut FileCtx) {
+    for function in ctx.nodes::<ast::Fn>() {
+        let (Some(params), Some(body)) = (function.param_list(), function.body()) else {
+            continue;
+        };
+        for param in params.params() {
+            let (Some(ast::Pat::IdentPat(pattern)), Some(ast::Type::PathType(ty))) =
+                (param.pat(), param.ty())
+            else {
+                continue;
+            };
+            let device_type = ty
+                .path()
+                .is_some_and(|path| device_backend(ctx, &path, param.syntax()).is_some());
+            if let (true, Some(name)) = (device_type, pattern.name()) {
+                let start = body.syntax().text_range().start();
+                clone_uses_after(ctx, name.text(), body.syntax(), start);
+            }
+        }
+    }
+}
+
+/// Clones the by-value uses of the device variable `name` in `block` from `after` on
+/// (`clone_copied_uses`).
+fn clone_uses_after(ctx: &mut FileCtx, name: &str, block: &SyntaxNode, after: TextSize) {
+    let block = block.clone();
     // The uses up to the next binding of the name (which would be another value): after the
     // `let` that binds it (its initializer still reads this one), from another pattern.
     let rebound = (block.descendants())
         .filter_map(ast::IdentPat::cast)
         .filter(|p| p.syntax().text_range().start() >= after)
-        .filter(|p| p.name().is_some_and(|n| n.text() == name.as_str()))
+        .filter(|p| p.name().is_some_and(|n| n.text() == name))
         .map(|p| match p.syntax().parent().and_then(ast::LetStmt::cast) {
             Some(binding) => binding.syntax().text_range().end(),
             None => p.syntax().text_range().start(),

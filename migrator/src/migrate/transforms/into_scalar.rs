@@ -317,6 +317,15 @@ fn bound_literal(name: &ast::PathExpr) -> Option<ast::Expr> {
 /// The `let` that binds `name` where it is used at `at`: the last one before it in the
 /// innermost block around it that has one.
 fn binding_before(at: &SyntaxNode, name: &str) -> Option<ast::LetStmt> {
+    last_let_before(at, |binding| binds(binding, name).then_some(())).map(|(binding, _)| binding)
+}
+
+/// The last `let` before `at` of which `read` makes something, in the innermost block around
+/// `at` that has one, with what `read` made of it.
+fn last_let_before<T>(
+    at: &SyntaxNode,
+    read: impl Fn(&ast::LetStmt) -> Option<T>,
+) -> Option<(ast::LetStmt, T)> {
     let start = at.text_range().start();
     at.ancestors()
         .filter_map(ast::StmtList::cast)
@@ -327,7 +336,7 @@ fn binding_before(at: &SyntaxNode, name: &str) -> Option<ast::LetStmt> {
                     _ => None,
                 })
                 .filter(|binding| binding.syntax().text_range().end() <= start)
-                .filter(|binding| binds(binding, name))
+                .filter_map(|binding| read(&binding).map(|found| (binding, found)))
                 .last()
         })
 }
@@ -555,24 +564,13 @@ fn tensor_kind(ctx: &FileCtx, tensor: &ast::Expr) -> Option<Kind> {
 /// binds, where the tuple comes from a method of a tensor whose kind is known, as Burn 0.21's
 /// listing writes `Tensor`'s method (`(Self, Tensor<B, D, Int>)`).
 fn tuple_element_kind(ctx: &FileCtx, at: &SyntaxNode, name: &str) -> Option<Kind> {
-    let start = at.text_range().start();
-    let (binding, position) = (at.ancestors().filter_map(ast::StmtList::cast)).find_map(|block| {
-        (block.statements())
-            .filter_map(|statement| match statement {
-                ast::Stmt::LetStmt(binding) => Some(binding),
-                _ => None,
-            })
-            .filter(|binding| binding.syntax().text_range().end() <= start)
-            .filter_map(|binding| {
-                let ast::Pat::TuplePat(tuple) = binding.pat()? else {
-                    return None;
-                };
-                let position = tuple.fields().position(|field| {
-                    matches!(field, ast::Pat::IdentPat(p) if p.name().is_some_and(|n| n.text() == name))
-                })?;
-                Some((binding, position))
-            })
-            .last()
+    let (binding, position) = last_let_before(at, |binding| {
+        let ast::Pat::TuplePat(tuple) = binding.pat()? else {
+            return None;
+        };
+        tuple.fields().position(|field| {
+            matches!(field, ast::Pat::IdentPat(p) if p.name().is_some_and(|n| n.text() == name))
+        })
     })?;
     if binding.ty().is_some() || bound_between(&binding, at, name) {
         return None;
